@@ -1,0 +1,20 @@
+#pragma once
+/// @file device_memory.hpp
+/// The only door to GPU memory. Implemented by src/backend/device_memory.cu in
+/// CUDA builds; in CPU builds every call throws BackendError saying the build
+/// has no CUDA backend.
+
+#include <cstddef>
+
+namespace ccrowd::device {
+
+/// Allocates @p bytes of device memory. Throws BackendError on failure.
+void* allocate(std::size_t bytes);
+/// Frees memory from allocate(). Never throws; null is ignored.
+void release(void* ptr) noexcept;
+/// Copies host -> device. Throws BackendError on failure.
+void copyToDevice(void* dst, const void* src, std::size_t bytes);
+/// Copies device -> host. Throws BackendError on failure.
+void copyToHost(void* dst, const void* src, std::size_t bytes);
+
+}  // namespace ccrowd::device

@@ -1,0 +1,95 @@
+#pragma once
+/// @file eikonal.hpp
+/// Eikonal solvers for the potential stage: |grad phi| = C with anisotropic
+/// unit cost per face (Treuille et al. 2006, eq. 4-5), discretised with the
+/// Godunov upwind local solver shared by every solver (kernels/eikonal_update.hpp).
+///
+/// - FimSolver: block Fast Iterative Method (Jeong & Whitaker 2008), CPU
+///   (OpenMP over tiles) and CUDA (a tile per thread block).
+/// - solveFmm: Fast Marching (Sethian 1996), CPU, binary heap.
+///
+/// Sources are Dirichlet cells: they keep their given value. Blocked and
+/// unreachable cells get +inf.
+
+#include <cstdint>
+#include <vector>
+
+#include "ccrowd/backend.hpp"
+#include "ccrowd/field.hpp"
+#include "../../kernels/eikonal_update.hpp"
+
+namespace ccrowd {
+
+/// A source (goal) cell with its fixed potential.
+struct EikonalSource {
+    int i = 0;          ///< Cell column. [Limit: 0 <= i < nx]
+    int j = 0;          ///< Cell row. [Limit: 0 <= j < ny]
+    float value = 0.f;  ///< Potential at the source. [Units: s (cost x m)] [Limit: finite]
+};
+
+/// Input of one eikonal solve. Holds pointers to fields owned by the caller.
+struct EikonalProblem {
+    float h = 1.f;                                 ///< Cell size. [Units: m] [Limit: > 0, finite]
+    const Field<std::uint8_t>* blocked = nullptr;  ///< 1 = blocked cell, 0 = open. [Size: nx*ny]
+    const Field<FaceCost>* cost = nullptr;         ///< Unit cost per face of open cells. [Units: 1/(m/s)] [Limit: > 0, finite on open cells]
+    std::vector<EikonalSource> sources;            ///< Goal cells. [Limit: >= 1, open, inside]
+
+    int nx() const { return cost ? cost->nx() : 0; }
+    int ny() const { return cost ? cost->ny() : 0; }
+};
+
+/// Solver controls.
+struct EikonalOptions {
+    /// Convergence tolerance, relative: a change of potential p counts when it
+    /// exceeds tolerance * (|p| + h). [Limit: > 0, < 1]
+    float tolerance = 1e-6f;
+    /// Cap on FIM phases (a phase processes the active tiles of one colour).
+    /// 0 = automatic (large enough for any converging problem). [Limit: >= 0]
+    int max_iterations = 0;
+    /// Gauss-Seidel (CPU) or Jacobi (CUDA) sweeps per tile activation. [Limit: >= 1]
+    int inner_iterations = 4;
+    /// Validate the problem before solving (costs one pass over the cells).
+    bool validate = true;
+};
+
+/// What a solve did.
+struct EikonalStats {
+    int iterations = 0;           ///< FIM: phases run. FMM: cells frozen.
+    long long updates = 0;        ///< Local solver calls.
+    double updates_per_cell = 0;  ///< updates / open cells.
+    long long tile_activations = 0;  ///< FIM: tiles processed (0 for FMM).
+    bool converged = false;       ///< False when max_iterations was reached.
+};
+
+/// Throws InputError for: non-positive or non-finite h; empty grid; missing
+/// or mismatched fields; no sources; a source outside the grid, on a blocked
+/// cell or with a non-finite value; a non-positive, NaN or infinite cost on an
+/// open cell. The message names the field, cell and allowed values.
+void validateEikonalProblem(const EikonalProblem& p, const EikonalOptions& opt = {});
+
+/// Block Fast Iterative Method. Keeps its workspace between solves, so one
+/// solver per group and grid size avoids reallocations.
+class FimSolver {
+public:
+    /// @param ex Backend and CPU threads.
+    explicit FimSolver(const Exec& ex);
+    ~FimSolver();
+    FimSolver(FimSolver&&) noexcept;
+    FimSolver& operator=(FimSolver&&) noexcept;
+
+    /// Solves @p p into @p phi (resized to nx-by-ny; host values valid on
+    /// return, and the device copy too on the CUDA backend).
+    EikonalStats solve(const EikonalProblem& p, Field<float>& phi, const EikonalOptions& opt = {});
+
+    const Exec& exec() const { return ex_; }
+
+private:
+    struct Workspace;
+    Exec ex_;
+    std::unique_ptr<Workspace> ws_;
+};
+
+/// Fast Marching Method (Sethian 1996) on the CPU with a binary heap.
+EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalOptions& opt = {});
+
+}  // namespace ccrowd

@@ -1,0 +1,94 @@
+#pragma once
+/// @file field.hpp
+/// Field<T>: an nx-by-ny grid that owns host memory and, on request, device
+/// memory, with explicit upload()/download(). Kernels receive a non-owning
+/// View2<T> by value. Layout: row-major, index i + j*nx, cell (i, j) centred
+/// at origin + (i + 0.5, j + 0.5) h.
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "ccrowd/backend.hpp"
+#include "ccrowd/error.hpp"
+#include "ccrowd/device_memory.hpp"
+#include "../../kernels/hd.hpp"
+
+namespace ccrowd {
+
+/// Non-owning view of an nx-by-ny row-major grid, valid on the side
+/// (host or device) whose pointer it holds. Cheap to copy into kernels.
+template <class T>
+struct View2 {
+    T* data = nullptr;  ///< First element. [Size: nx*ny]
+    int nx = 0;         ///< Cells along x. [Limit: >= 0]
+    int ny = 0;         ///< Cells along y. [Limit: >= 0]
+
+    CC_HD T& operator()(int i, int j) const { return data[i + static_cast<std::ptrdiff_t>(j) * nx]; }
+    CC_HD T& operator[](std::ptrdiff_t k) const { return data[k]; }
+    CC_HD std::ptrdiff_t size() const { return static_cast<std::ptrdiff_t>(nx) * ny; }
+    CC_HD bool inside(int i, int j) const { return i >= 0 && j >= 0 && i < nx && j < ny; }
+    /// Read-only view of the same memory.
+    CC_HD operator View2<const T>() const { return {data, nx, ny}; }
+};
+
+/// Owning grid of T on the host, mirrored on the device on request.
+template <class T>
+class Field {
+public:
+    Field() = default;
+    /// @param nx,ny Grid size [Limit: >= 0]  @param init Initial value of every cell.
+    Field(int nx, int ny, const T& init = T()) : nx_(nx), ny_(ny), host_(static_cast<std::size_t>(nx) * ny, init) {}
+
+    Field(Field&&) noexcept = default;
+    Field& operator=(Field&&) noexcept = default;
+    Field(const Field& o) : nx_(o.nx_), ny_(o.ny_), host_(o.host_) {}
+    Field& operator=(const Field& o) {
+        if (this != &o) { nx_ = o.nx_; ny_ = o.ny_; host_ = o.host_; device_.reset(); }
+        return *this;
+    }
+
+    int nx() const { return nx_; }
+    int ny() const { return ny_; }
+    std::size_t size() const { return host_.size(); }
+
+    T* host() { return host_.data(); }
+    const T* host() const { return host_.data(); }
+    T& operator()(int i, int j) { return host_[index(i, j)]; }
+    const T& operator()(int i, int j) const { return host_[index(i, j)]; }
+    std::size_t index(int i, int j) const { return static_cast<std::size_t>(i) + static_cast<std::size_t>(j) * nx_; }
+
+    /// Sets every host cell to @p v.
+    void fill(const T& v) { std::fill(host_.begin(), host_.end(), v); }
+    /// Resizes the host grid (device copy dropped) and fills it with @p v.
+    void assign(int nx, int ny, const T& v) { nx_ = nx; ny_ = ny; host_.assign(static_cast<std::size_t>(nx) * ny, v); device_.reset(); }
+
+    View2<T> hostView() { return {host_.data(), nx_, ny_}; }
+    View2<const T> hostView() const { return {host_.data(), nx_, ny_}; }
+
+    /// True once upload() or deviceView() allocated the device copy.
+    bool hasDevice() const { return static_cast<bool>(device_); }
+    /// Device view (allocates, uninitialised, on first use). CUDA builds only.
+    View2<T> deviceView() { ensureDevice(); return {static_cast<T*>(device_.get()), nx_, ny_}; }
+    /// Copies host -> device.
+    void upload() { ensureDevice(); device::copyToDevice(device_.get(), host_.data(), bytes()); }
+    /// Copies device -> host. Throws BackendError if there is no device copy.
+    void download() {
+        if (!device_) throw BackendError("Field::download: the field has no device copy (call upload() or deviceView() first)");
+        device::copyToHost(host_.data(), device_.get(), bytes());
+    }
+    /// View for the side @p ex runs on.
+    View2<T> view(const Exec& ex) { return ex.backend == Backend::Cuda ? deviceView() : hostView(); }
+
+private:
+    struct DeviceFree { void operator()(void* p) const noexcept { device::release(p); } };
+    std::size_t bytes() const { return host_.size() * sizeof(T); }
+    void ensureDevice() { if (!device_ && bytes() > 0) device_.reset(device::allocate(bytes())); }
+
+    int nx_ = 0, ny_ = 0;
+    std::vector<T> host_;
+    std::unique_ptr<void, DeviceFree> device_;
+};
+
+}  // namespace ccrowd

@@ -1,0 +1,43 @@
+/// @file cuda_device.cu
+/// CUDA builds: device memory and the "is there a usable GPU" query. Every
+/// CUDA call is checked (CC_CUDA_CHECK).
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "ccrowd/backend.hpp"
+#include "ccrowd/device_memory.hpp"
+#include "cuda_check.hpp"
+
+namespace ccrowd {
+
+bool cudaUsable(std::string* why) {
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        if (why) *why = std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+        cudaGetLastError();  // clear the sticky error for later calls
+        return false;
+    }
+    if (count == 0) {
+        if (why) *why = "cudaGetDeviceCount found no CUDA device";
+        return false;
+    }
+    return true;
+}
+
+namespace device {
+void* allocate(std::size_t bytes) {
+    void* p = nullptr;
+    CC_CUDA_CHECK(cudaMalloc(&p, bytes));
+    return p;
+}
+void release(void* ptr) noexcept {
+    if (ptr) cudaFree(ptr);  // errors at teardown cannot be reported from a deleter
+}
+void copyToDevice(void* dst, const void* src, std::size_t bytes) { CC_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice)); }
+void copyToHost(void* dst, const void* src, std::size_t bytes) { CC_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost)); }
+}  // namespace device
+
+}  // namespace ccrowd
