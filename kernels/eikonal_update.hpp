@@ -20,6 +20,11 @@ struct alignas(16) FaceCost {
     float s = 1.f;  ///< Towards -y.
 };
 
+/// min/max without the NaN handling of fminf/fmaxf (which compilers turn into
+/// library calls); the solver never sees NaN.
+CC_HD inline float minf(float a, float b) { return b < a ? b : a; }
+CC_HD inline float maxf(float a, float b) { return a < b ? b : a; }
+
 /// Potential of cell M from its four neighbours' potentials (+inf when
 /// unknown, blocked or outside) and M's face costs, cell size h [m].
 ///
@@ -40,7 +45,7 @@ CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const F
     const bool north = pN + hy_n <= pS + hy_s;
     const float b = north ? pN : pS, B = north ? hy_n : hy_s;
     // one-sided candidate, also the answer when an axis is unknown
-    const float one = fminf(a + A, b + B);
+    const float one = minf(a + A, b + B);
     if (!(a < INFINITY) || !(b < INFINITY)) return one;
     // two-sided: with d = b - a, phi = a + (A^2 d + A B sqrt(A^2 + B^2 - d^2)) / (A^2 + B^2)
     const float d = b - a, A2 = A * A, B2 = B * B, s = A2 + B2;
@@ -48,8 +53,8 @@ CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const F
     if (disc < 0.f) return one;
     const float p = a + (A2 * d + A * B * sqrtf(disc)) / s;
     // causality: the root must not be below either upwind neighbour
-    if (p < fmaxf(a, b)) return one;
-    return fminf(p, one);
+    if (p < maxf(a, b)) return one;
+    return minf(p, one);
 }
 
 /// Tolerance for "this potential changed": tol * (|p| + h).

@@ -20,6 +20,8 @@
 
 namespace ccrowd {
 
+struct FimGrid;
+
 /// A source (goal) cell with its fixed potential.
 struct EikonalSource {
     int i = 0;          ///< Cell column. [Limit: 0 <= i < nx]
@@ -48,6 +50,12 @@ struct EikonalOptions {
     int max_iterations = 0;
     /// Gauss-Seidel (CPU) or Jacobi (CUDA) sweeps per tile activation. [Limit: >= 1]
     int inner_iterations = 4;
+    /// CPU: value-ordered tile scheduling. A phase runs only active tiles
+    /// whose incoming potential is within band_tiles x (tile width x lowest
+    /// cost) of the lowest one, a coarse fast-marching order that keeps tiles
+    /// from running before their upwind side settled. 0 = plain FIM (all
+    /// active tiles every phase). [Limit: >= 0]
+    float band_tiles = 2.f;
     /// Validate the problem before solving (costs one pass over the cells).
     bool validate = true;
 };
@@ -85,6 +93,7 @@ public:
 
 private:
     struct Workspace;
+    EikonalStats solveCpu(const EikonalProblem& p, const FimGrid& g, const EikonalOptions& opt, int threads);
     Exec ex_;
     std::unique_ptr<Workspace> ws_;
 };

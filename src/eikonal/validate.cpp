@@ -2,7 +2,9 @@
 /// Input checks of an eikonal problem: every error names the field, the cell
 /// and the allowed values.
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <sstream>
 #include <string>
 
@@ -47,20 +49,24 @@ void validateEikonalProblem(const EikonalProblem& p, const EikonalOptions& opt) 
         if ((*p.blocked)(s.i, s.j)) throw InputError(fieldMessage(f, cellName(s.i, s.j), "on a blocked cell", "an open cell"));
         if (!std::isfinite(s.value)) throw InputError(fieldMessage(f + ".value", str(s.value), "not finite", "a finite potential"));
     }
-    // costs of open cells
+    // costs of open cells: find the first bad one (in index order, so the
+    // message does not depend on the thread count)
     const FaceCost* c = p.cost->host();
     const std::uint8_t* b = p.blocked->host();
-    const std::size_t n = p.cost->size();
-    for (std::size_t k = 0; k < n; ++k) {
-        if (b[k]) continue;
-        if (costOk(c[k].e) && costOk(c[k].n) && costOk(c[k].w) && costOk(c[k].s)) continue;
-        const int i = static_cast<int>(k % p.nx()), j = static_cast<int>(k / p.nx());
-        const FaceCost& f = c[k];
-        const char* face = !costOk(f.e) ? "e" : !costOk(f.n) ? "n" : !costOk(f.w) ? "w" : "s";
-        const float v = !costOk(f.e) ? f.e : !costOk(f.n) ? f.n : !costOk(f.w) ? f.w : f.s;
-        throw InputError(fieldMessage("eikonal.cost" + cellName(i, j) + "." + face, str(v),
-                                      "unit cost of an open cell must be positive and finite", "0 < cost < inf [s/m]"));
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(p.cost->size());
+    std::ptrdiff_t firstBad = n;
+#pragma omp parallel for schedule(static) reduction(min : firstBad)
+    for (std::ptrdiff_t k = 0; k < n; ++k) {
+        if (b[k] || (costOk(c[k].e) && costOk(c[k].n) && costOk(c[k].w) && costOk(c[k].s))) continue;
+        firstBad = std::min(firstBad, k);
     }
+    if (firstBad == n) return;
+    const int i = static_cast<int>(firstBad % p.nx()), j = static_cast<int>(firstBad / p.nx());
+    const FaceCost& f = c[firstBad];
+    const char* face = !costOk(f.e) ? "e" : !costOk(f.n) ? "n" : !costOk(f.w) ? "w" : "s";
+    const float v = !costOk(f.e) ? f.e : !costOk(f.n) ? f.n : !costOk(f.w) ? f.w : f.s;
+    throw InputError(fieldMessage("eikonal.cost" + cellName(i, j) + "." + face, str(v),
+                                  "unit cost of an open cell must be positive and finite", "0 < cost < inf [s/m]"));
 }
 
 }  // namespace ccrowd
