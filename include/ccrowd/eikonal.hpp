@@ -44,7 +44,7 @@ struct EikonalProblem {
 struct EikonalOptions {
     /// Convergence tolerance, relative: a change of potential p counts when it
     /// exceeds tolerance * (|p| + h). [Limit: > 0, < 1]
-    float tolerance = 1e-6f;
+    float tolerance = 1e-9f;
     /// Cap on FIM phases (a phase processes the active tiles of one colour).
     /// 0 = automatic (large enough for any converging problem). [Limit: >= 0]
     int max_iterations = 0;

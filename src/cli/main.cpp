@@ -1,1 +1,34 @@
-int main(){return 0;}
+/// @file main.cpp
+/// ccrowd: the command-line program. Subcommands are wired in their own
+/// files (cli/*_command.cpp); this file only dispatches and reports errors.
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "ccrowd/config.hpp"
+#include "ccrowd/error.hpp"
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"ccrowd " CCROWD_VERSION ": continuum crowd simulation (Treuille et al. 2006 + Narain et al. 2009 UIC)\n"
+                 "with eikonal solvers on the CPU (OpenMP) and CUDA."};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "ccrowd " CCROWD_VERSION);
+    ccrowd::cli::Commands commands;
+    ccrowd::cli::addBenchCommand(app, commands);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    try {
+        return commands.run();
+    } catch (const ccrowd::InputError& e) {
+        std::cerr << "ccrowd: error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "ccrowd: error: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,12 +1,12 @@
 /// @file fmm.cpp
-/// Fast Marching Method (Sethian 1996) on the CPU: known / trial / far sets and
-/// a binary min-heap of trial cells (lazy deletion). Uses the same local
-/// solver as FIM (kernels/eikonal_update.hpp), fed with known values only.
+/// Fast Marching Method (Sethian 1996) on the CPU: known / trial / far cells
+/// and an indexed binary min-heap of trial cells with decrease-key. Uses the
+/// same local solver as FIM (kernels/eikonal_update.hpp), fed with known
+/// values only (+inf for trial and far neighbours).
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "ccrowd/eikonal.hpp"
@@ -16,12 +16,67 @@ namespace ccrowd {
 
 namespace {
 
-enum class State : std::uint8_t { Far, Trial, Known, Blocked };
+/// Indexed binary min-heap over cells keyed by their tentative potential.
+class TrialHeap {
+public:
+    explicit TrialHeap(std::size_t cells) : pos_(cells, -1) {}
+    bool empty() const { return heap_.empty(); }
+    bool contains(int cell) const { return pos_[cell] >= 0; }
 
-struct HeapItem {
-    float value;
-    int cell;
-    bool operator>(const HeapItem& o) const { return value > o.value || (value == o.value && cell > o.cell); }
+    /// Inserts @p cell or lowers its key to @p key.
+    void push(int cell, float key, std::vector<float>& keys) {
+        keys[cell] = key;
+        if (pos_[cell] < 0) {
+            pos_[cell] = static_cast<int>(heap_.size());
+            heap_.push_back(cell);
+        }
+        up(pos_[cell], keys);
+    }
+
+    /// Removes and returns the cell with the lowest key.
+    int pop(const std::vector<float>& keys) {
+        const int top = heap_.front();
+        pos_[top] = -1;
+        const int last = heap_.back();
+        heap_.pop_back();
+        if (!heap_.empty()) {
+            heap_[0] = last;
+            pos_[last] = 0;
+            down(0, keys);
+        }
+        return top;
+    }
+
+private:
+    void place(int k, int cell) { heap_[k] = cell; pos_[cell] = k; }
+    void up(int k, const std::vector<float>& keys) {
+        const int cell = heap_[k];
+        const float key = keys[cell];
+        while (k > 0) {
+            const int parent = (k - 1) / 2;
+            if (!(key < keys[heap_[parent]])) break;
+            place(k, heap_[parent]);
+            k = parent;
+        }
+        place(k, cell);
+    }
+    void down(int k, const std::vector<float>& keys) {
+        const int n = static_cast<int>(heap_.size());
+        const int cell = heap_[k];
+        const float key = keys[cell];
+        for (;;) {
+            int child = 2 * k + 1;
+            if (child >= n) break;
+            if (child + 1 < n && keys[heap_[child + 1]] < keys[heap_[child]]) ++child;
+            if (!(keys[heap_[child]] < key)) break;
+            place(k, heap_[child]);
+            k = child;
+        }
+        place(k, cell);
+    }
+
+    std::vector<int> heap_;  ///< Cells in heap order.
+    std::vector<int> pos_;   ///< Heap position per cell, -1 when not in the heap.
 };
 
 }  // namespace
@@ -29,66 +84,59 @@ struct HeapItem {
 EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalOptions& opt) {
     if (opt.validate) validateEikonalProblem(p, opt);
     const int nx = p.nx(), ny = p.ny();
-    const float h = p.h;
-    phi.assign(nx, ny, INFINITY);
-    std::vector<State> state(static_cast<std::size_t>(nx) * ny, State::Far);
+    const FimGrid g = makeFimGrid(nx, ny, p.h, opt.tolerance);  // padded indexing
+    const std::size_t padded = static_cast<std::size_t>(g.pitch) * (ny + 2);
+    // known: potentials of frozen cells, +inf elsewhere (border included)
+    std::vector<float> known(padded, INFINITY);
+    // trial keys; a cell may enter the heap only while it is not frozen
+    std::vector<float> tentative(padded, INFINITY);
+    std::vector<std::uint8_t> frozen(padded, 1);
     const std::uint8_t* blocked = p.blocked->host();
     const FaceCost* cost = p.cost->host();
-    float* v = phi.host();
     long long open = 0;
-    for (std::size_t k = 0; k < state.size(); ++k) {
-        if (blocked[k]) state[k] = State::Blocked; else ++open;
-    }
-
-    std::vector<HeapItem> heap;
-    heap.reserve(static_cast<std::size_t>(2 * (nx + ny)) + p.sources.size());
-    const auto greater = std::greater<HeapItem>();
-    // sources are known from the start (Dirichlet)
-    std::vector<int> known;
-    for (const EikonalSource& s : p.sources) {
-        const int k = s.i + s.j * nx;
-        v[k] = std::min(v[k], s.value);
-        state[k] = State::Known;
-        known.push_back(k);
-    }
-    open -= static_cast<long long>(std::count(state.begin(), state.end(), State::Known));
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            const bool b = blocked[g.cell(i, j)] != 0;
+            frozen[g.padded(i, j)] = b ? 1 : 0;
+            open += b ? 0 : 1;
+        }
 
     EikonalStats st;
-    // known value of a neighbour, +inf unless known
-    auto knownAt = [&](int i, int j) {
-        if (i < 0 || j < 0 || i >= nx || j >= ny) return INFINITY;
-        const int k = i + j * nx;
-        return state[k] == State::Known ? v[k] : INFINITY;
-    };
-    // recompute a far/trial neighbour from its known neighbours and push it
-    auto relax = [&](int i, int j) {
-        if (i < 0 || j < 0 || i >= nx || j >= ny) return;
-        const int k = i + j * nx;
-        if (state[k] == State::Known || state[k] == State::Blocked) return;
-        const float nv = eikonalUpdate(knownAt(i + 1, j), knownAt(i - 1, j), knownAt(i, j + 1), knownAt(i, j - 1), cost[k], h);
+    TrialHeap heap(padded);
+    // sources are known from the start (Dirichlet)
+    std::vector<int> seeds;
+    for (const EikonalSource& s : p.sources) {
+        const int k = g.padded(s.i, s.j);
+        open -= frozen[k] ? 0 : 1;
+        known[k] = frozen[k] ? std::min(known[k], s.value) : s.value;
+        frozen[k] = 1;
+        seeds.push_back(k);
+    }
+    // recompute an open neighbour from its known neighbours; keep it if lower
+    auto relax = [&](int k, int cellIndex) {
+        if (frozen[k]) return;
+        const float v = eikonalUpdate(known[k + 1], known[k - 1], known[k + g.pitch], known[k - g.pitch], cost[cellIndex], g.h);
         ++st.updates;
-        if (nv < v[k]) {
-            v[k] = nv;
-            state[k] = State::Trial;
-            heap.push_back({nv, k});
-            std::push_heap(heap.begin(), heap.end(), greater);
-        }
+        if (v < tentative[k]) heap.push(k, v, tentative);
     };
     auto relaxAround = [&](int k) {
-        const int i = k % nx, j = k / nx;
-        relax(i + 1, j); relax(i - 1, j); relax(i, j + 1); relax(i, j - 1);
+        const int i = k % g.pitch - 1, j = k / g.pitch - 1;
+        const int c = g.cell(i, j);
+        relax(k + 1, c + 1); relax(k - 1, c - 1); relax(k + g.pitch, c + nx); relax(k - g.pitch, c - nx);
     };
-    for (int k : known) relaxAround(k);
-    // march: freeze the smallest trial cell, update its open neighbours
+    for (int k : seeds) relaxAround(k);
+    // march: freeze the lowest trial cell, update its open neighbours
     while (!heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end(), greater);
-        const HeapItem top = heap.back();
-        heap.pop_back();
-        if (state[top.cell] != State::Trial || top.value != v[top.cell]) continue;  // stale entry
-        state[top.cell] = State::Known;
+        const int k = heap.pop(tentative);
+        frozen[k] = 1;
+        known[k] = tentative[k];
         ++st.iterations;
-        relaxAround(top.cell);
+        relaxAround(k);
     }
+    // copy out
+    phi.assign(nx, ny, INFINITY);
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) phi(i, j) = known[g.padded(i, j)];
     st.converged = true;
     st.updates_per_cell = open > 0 ? static_cast<double>(st.updates) / open : 0.0;
     return st;

@@ -1,0 +1,81 @@
+/// @file bench_command.cpp
+/// `ccrowd bench eikonal`: option wiring (the benchmark is bench/cmd/).
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cmd/eikonal_bench.hpp"
+
+namespace ccrowd::cli {
+
+void addBenchCommand(CLI::App& app, Commands& commands) {
+    CLI::App* bench = app.add_subcommand("bench", "Benchmarks");
+    bench->require_subcommand(1);
+    CLI::App* eik = bench->add_subcommand(
+        "eikonal",
+        "Time the Fast Iterative Method (CPU with 1 and all threads; CUDA when a GPU works) against CPU fast "
+        "marching and scikit-fmm (when Python has it) on n x n grids. Prints medians of repeated runs after a "
+        "warm-up, updates per cell and the largest difference from fast marching.");
+    struct Args {
+        std::string sizes = "64,256,1024,4096", cases = "all", format = "table", plot, backend = "auto";
+        int repeat = 7, warmup = 1, threads = 0;
+        double maxSeconds = 30.0;
+        bool noSkfmm = false;
+        float tolerance = 1e-9f;
+    };
+    auto a = std::make_shared<Args>();
+    eik->add_option("--sizes", a->sizes, "Comma-separated cells per side, each 2..16384")->capture_default_str();
+    eik->add_option("--case", a->cases,
+                    "uniform (unit speed, centre source), random (smooth speed 0.5-1.5 m/s), obstacles (random plus "
+                    "rectangles on ~15% of cells), or all")
+        ->capture_default_str();
+    eik->add_option("--format", a->format, "table or csv (columns: case,size,method,threads,ms_median,ms_min,"
+                                           "updates_per_cell,max_abs_diff_vs_fmm)")
+        ->check(CLI::IsMember({"table", "csv"}))
+        ->capture_default_str();
+    eik->add_option("--plot", a->plot, "Write a log-log plot of time against cells to this PNG file");
+    eik->add_option("--repeat", a->repeat, "Timed runs per measurement (median and min reported)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    eik->add_option("--warmup", a->warmup, "Untimed runs before timing")->check(CLI::Range(0, 100))->capture_default_str();
+    eik->add_option("--max-seconds", a->maxSeconds, "Stop repeating a measurement after this many seconds (at least 3 runs)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    eik->add_option("--threads", a->threads, "Threads for the all-threads FIM row (0 = all cores)")
+        ->check(CLI::Range(0, 1024))
+        ->capture_default_str();
+    eik->add_option("--backend", a->backend, "auto (add fim-cuda rows when a GPU works), cpu, or cuda (fail without a GPU)")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
+    eik->add_option("--tolerance", a->tolerance, "FIM relative convergence tolerance")
+        ->check(CLI::Range(1e-12, 0.1))
+        ->capture_default_str();
+    eik->add_flag("--no-skfmm", a->noSkfmm, "Do not time scikit-fmm");
+    eik->callback([a, &commands] {
+        commands.action = [a] {
+            bench::EikonalBenchOptions o;
+            o.sizes = bench::parseSizes(a->sizes);
+            o.cases = bench::parseCases(a->cases);
+            o.csv = a->format == "csv";
+            o.plot = a->plot;
+            o.repeat = a->repeat;
+            o.warmup = a->warmup;
+            o.max_seconds = a->maxSeconds;
+            o.threads = a->threads;
+            o.backend = parseBackendChoice(a->backend);
+            o.skfmm = !a->noSkfmm;
+            o.tolerance = a->tolerance;
+            const char* wait = std::getenv("OMP_WAIT_POLICY");
+            if (!wait || (std::strcmp(wait, "passive") != 0 && std::strcmp(wait, "PASSIVE") != 0))
+                std::cerr << "note: OMP_WAIT_POLICY is not 'passive'; on small machines OpenMP's busy waiting can "
+                             "distort timings (export OMP_WAIT_POLICY=passive)\n";
+            bench::runEikonalBench(o, std::cout, std::cerr);
+            return 0;
+        };
+    });
+}
+
+}  // namespace ccrowd::cli

@@ -1,0 +1,21 @@
+#pragma once
+/// @file commands.hpp
+/// Subcommand registration: each add*Command declares its options on the
+/// CLI11 app and sets the action to run once parsing succeeded.
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace ccrowd::cli {
+
+/// The action chosen on the command line. run() returns the exit code.
+struct Commands {
+    std::function<int()> action;
+    int run() const { return action ? action() : 0; }
+};
+
+/// `ccrowd bench eikonal ...`
+void addBenchCommand(CLI::App& app, Commands& commands);
+
+}  // namespace ccrowd::cli
