@@ -61,8 +61,11 @@ struct CpuTileContext {
 /// Marks an open cell dirty. Two tiles of one colour may mark the same cell
 /// of a tile of the other colour at once; both store kDirty over kClean, so
 /// relaxed atomic loads and stores suffice.
-inline void markDirty(std::uint32_t* s) {
-    if (__atomic_load_n(s, __ATOMIC_RELAXED) == kClean) __atomic_store_n(s, kDirty, __ATOMIC_RELAXED);
+/// Returns false for a fixed cell (border, blocked, source), which is never marked.
+inline bool markDirty(std::uint32_t* s) {
+    const std::uint32_t v = __atomic_load_n(s, __ATOMIC_RELAXED);
+    if (v == kClean) __atomic_store_n(s, kDirty, __ATOMIC_RELAXED);
+    return v != kFixed;
 }
 
 /// What processing a tile produced, for the scheduler: the dirty cells it
@@ -79,12 +82,14 @@ struct TileBounds {
     int i0, i1, j0, j1;
 };
 
-/// One Gauss-Seidel sweep in direction (DI, DJ) over the dirty cells of box
-/// @p b inside tile @p t. A cell whose potential drops by more than the
-/// tolerance marks its four neighbours dirty (cell-level FIM activity, Jeong
-/// & Whitaker 2008 §3); clean cells cost a flag test. Returns the box of cells
-/// of this tile marked during the sweep; marks in other tiles go to @p r.
-/// Cells are visited by anti-diagonals (u + v = d in direction-mirrored box
+/// One Gauss-Seidel sweep in direction (DI, DJ) over the dirty cells of tile
+/// @p t (cell-level FIM activity, Jeong & Whitaker 2008 §3: clean cells cost
+/// a flag test). A cell whose potential drops marks dirty the neighbours
+/// whose value is above its new one (only those can drop in turn); a mark
+/// across the tile edge lowers that neighbour tile's key in @p r. Returns true
+/// when a mark landed behind the sweep front, i.e. another sweep is needed;
+/// r.key[4] is then the lowest potential that caused it.
+/// Cells are visited by anti-diagonals (u + v = d in direction-mirrored tile
 /// coordinates): the result equals the row-by-row sweep in that direction,
 /// since a cell only reads upwind neighbours of the previous diagonal, but the
 /// cells of one diagonal are independent, so the CPU overlaps their square
@@ -99,8 +104,8 @@ bool sweepTile(const CpuTileContext& c, const TileBounds& t, TileReport& r, long
     const std::ptrdiff_t step = DI - static_cast<std::ptrdiff_t>(DJ) * g.pitch;
     const std::ptrdiff_t stepCost = DI - static_cast<std::ptrdiff_t>(DJ) * g.nx;
     const int pitch = g.pitch;
-    bool changed = false;
-    float changedMin = INFINITY;
+    bool again = false;        // dirty cells left behind the sweep
+    float againMin = INFINITY;
     long long count = 0;
     for (int d = 0; d <= w + h - 2; ++d) {
         const int uBegin = d - (h - 1) > 0 ? d - (h - 1) : 0, uEnd = d < w - 1 ? d : w - 1;
@@ -118,27 +123,29 @@ bool sweepTile(const CpuTileContext& c, const TileBounds& t, TileReport& r, long
             const bool significant = *p - nw > eikonalTolerance(nw, g.tol, g.h);
             *p = nw;
             if (!significant) continue;
-            // the neighbours must see the drop
+            // neighbours above the new value may drop now (one at or below it
+            // cannot: an update never goes below its upwind values); a mark
+            // across the tile edge activates the tile there
             std::uint32_t* st = c.state + q;
-            markDirty(st + 1); markDirty(st - 1); markDirty(st + pitch); markDirty(st - pitch);
-            changed = true;
-            changedMin = minf(changedMin, nw);
-            // on an edge: the tile across it has a dirty cell now
             const int i = iFirst + DI * u, j = jFirst + DJ * (d - u);
-            if (i == t.i1 - 1) r.key[0] = minf(r.key[0], nw);
-            if (j == t.j1 - 1) r.key[1] = minf(r.key[1], nw);
-            if (i == t.i0) r.key[2] = minf(r.key[2], nw);
-            if (j == t.j0) r.key[3] = minf(r.key[3], nw);
+            // behind: a neighbour this sweep already passed (upwind in the
+            // sweep direction) needs another sweep; the others come later in this one
+            bool behind = false;
+            if (nw < p[1] && markDirty(st + 1)) { if (i == t.i1 - 1) r.key[0] = minf(r.key[0], nw); else behind |= DI < 0; }
+            if (nw < p[pitch] && markDirty(st + pitch)) { if (j == t.j1 - 1) r.key[1] = minf(r.key[1], nw); else behind |= DJ < 0; }
+            if (nw < p[-1] && markDirty(st - 1)) { if (i == t.i0) r.key[2] = minf(r.key[2], nw); else behind |= DI > 0; }
+            if (nw < p[-pitch] && markDirty(st - pitch)) { if (j == t.j0) r.key[3] = minf(r.key[3], nw); else behind |= DJ > 0; }
+            if (behind) { again = true; againMin = minf(againMin, nw); }
         }
     }
     updates += count;
-    r.key[4] = changedMin;
-    return changed;
+    r.key[4] = againMin;
+    return again;
 }
 
 /// Processes tile (tx, ty): sweeps its dirty cells in alternating directions
 /// (fast-sweeping orders, the first one downwind of the edges the change came
-/// through) until a sweep changes nothing or c.inner sweeps ran. key[4] is
+/// through) until no dirty cell is left or c.inner sweeps ran. key[4] is
 /// finite when dirty cells are left over.
 TileReport processTileCpu(const CpuTileContext& c, int tx, int ty, unsigned from, long long& updates) {
     const FimGrid& g = c.g;
@@ -151,17 +158,17 @@ TileReport processTileCpu(const CpuTileContext& c, int tx, int ty, unsigned from
     const bool north = !(from & kActivateN) || (from & kActivateS);
     const int order = (east ? 0 : 1) | (north ? 0 : 2);  // index of (DI, DJ) = (+-1, +-1)
     static constexpr int kSequence[4][4] = {{0, 3, 1, 2}, {1, 2, 0, 3}, {2, 1, 3, 0}, {3, 0, 2, 1}};
-    // sweep until a sweep changes nothing or the inner budget is spent
-    bool changed = true;
-    for (int s = 0; s < c.inner && changed; ++s) {
+    // sweep until no dirty cell is left behind or the inner budget is spent
+    bool again = true;
+    for (int s = 0; s < c.inner && again; ++s) {
         switch (kSequence[order][s & 3]) {
-            case 0: changed = sweepTile<1, 1>(c, t, r, updates); break;
-            case 1: changed = sweepTile<-1, 1>(c, t, r, updates); break;
-            case 2: changed = sweepTile<1, -1>(c, t, r, updates); break;
-            default: changed = sweepTile<-1, -1>(c, t, r, updates); break;
+            case 0: again = sweepTile<1, 1>(c, t, r, updates); break;
+            case 1: again = sweepTile<-1, 1>(c, t, r, updates); break;
+            case 2: again = sweepTile<1, -1>(c, t, r, updates); break;
+            default: again = sweepTile<-1, -1>(c, t, r, updates); break;
         }
     }
-    if (!changed) r.key[4] = INFINITY;
+    if (!again) r.key[4] = INFINITY;
     return r;
 }
 

@@ -82,7 +82,7 @@ std::string tail(const std::string& path, int max_lines = 12) {
     return out;
 }
 
-/// Shortest round-trip-ish text of a number for messages ("1e-09", not "0.000000").
+/// A number as text for messages and arguments: %.9g, exact for a float ("1e-09", not "0.000000").
 std::string num(double v) {
     char b[32];
     std::snprintf(b, sizeof b, "%.9g", v);
