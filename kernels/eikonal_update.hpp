@@ -25,36 +25,42 @@ struct alignas(16) FaceCost {
 CC_HD inline float minf(float a, float b) { return b < a ? b : a; }
 CC_HD inline float maxf(float a, float b) { return a < b ? b : a; }
 
+/// Two-sided candidate: the root phi >= max(a, b) of
+/// ((phi - a) / A)^2 + ((phi - b) / B)^2 = 1, or +inf when there is none
+/// (an unknown neighbour, a negative discriminant, or a root below a or b).
+/// With d = b - a: phi = a + (A^2 d + A B sqrt(A^2 + B^2 - d^2)) / (A^2 + B^2).
+CC_HD inline float eikonalTwoSided(float a, float A, float b, float B) {
+    if (!(a < INFINITY) || !(b < INFINITY)) return INFINITY;
+    const float d = b - a, A2 = A * A, B2 = B * B, s = A2 + B2;
+    const float disc = s - d * d;
+    if (disc < 0.f) return INFINITY;
+    const float p = a + (A2 * d + A * B * sqrtf(disc)) / s;
+    return p < maxf(a, b) ? INFINITY : p;
+}
+
 /// Potential of cell M from its four neighbours' potentials (+inf when
 /// unknown, blocked or outside) and M's face costs, cell size h [m].
 ///
-/// DESIGN.md §5 / seed 003 eq. (7)-(8): per axis take the neighbour m that
-/// minimises phi_m + C_{M->m} h; solve
-///   ((phi - phi_mx) / (C_mx h))^2 + ((phi - phi_my) / (C_my h))^2 = 1
-/// for the larger root. When an axis has no finite neighbour, the
-/// discriminant is negative, or the root is not upwind of both neighbours
-/// (root < max(phi_mx, phi_my)), the one-sided update min(phi_m + C_m h) is
-/// used. Never NaN for finite positive costs; +inf when all neighbours are +inf.
+/// Godunov upwind discretisation of |grad phi| = C with a cost per face
+/// (DESIGN.md §5, seed 003 eq. (7)-(8), Treuille et al. 2006 §4.3):
+///   max((phi - phi_E)/(C_E h), (phi - phi_W)/(C_W h), 0)^2
+/// + max((phi - phi_N)/(C_N h), (phi - phi_S)/(C_S h), 0)^2 = 1.
+/// Its root is the smallest of the one-sided values phi_m + C_m h and the
+/// two-sided roots of the x/y neighbour pairs (eikonalTwoSided). When both
+/// faces of an axis cost the same, the pair is the smaller neighbour of each
+/// axis (the usual "argmin per axis" rule) and one root suffices; otherwise
+/// all four pairs are tried, which keeps the update monotone in the
+/// neighbours (needed for FIM and FMM to reach the same, unique solution).
+/// Never NaN for finite positive costs; +inf when all neighbours are +inf.
 CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const FaceCost& c, float h) {
-    // x axis: the upwind neighbour is the one with the cheaper one-sided value
-    const float hx_e = c.e * h, hx_w = c.w * h;
-    const bool east = pE + hx_e <= pW + hx_w;
-    const float a = east ? pE : pW, A = east ? hx_e : hx_w;
-    // y axis: same choice
-    const float hy_n = c.n * h, hy_s = c.s * h;
-    const bool north = pN + hy_n <= pS + hy_s;
-    const float b = north ? pN : pS, B = north ? hy_n : hy_s;
-    // one-sided candidate, also the answer when an axis is unknown
-    const float one = minf(a + A, b + B);
-    if (!(a < INFINITY) || !(b < INFINITY)) return one;
-    // two-sided: with d = b - a, phi = a + (A^2 d + A B sqrt(A^2 + B^2 - d^2)) / (A^2 + B^2)
-    const float d = b - a, A2 = A * A, B2 = B * B, s = A2 + B2;
-    const float disc = s - d * d;
-    if (disc < 0.f) return one;
-    const float p = a + (A2 * d + A * B * sqrtf(disc)) / s;
-    // causality: the root must not be below either upwind neighbour
-    if (p < maxf(a, b)) return one;
-    return minf(p, one);
+    const float hE = c.e * h, hW = c.w * h, hN = c.n * h, hS = c.s * h;
+    // one-sided candidates
+    const float one = minf(minf(pE + hE, pW + hW), minf(pN + hN, pS + hS));
+    // two-sided: one pair when each axis is isotropic, else all four
+    if (c.e == c.w && c.n == c.s) return minf(one, eikonalTwoSided(minf(pE, pW), hE, minf(pN, pS), hN));
+    const float ne = minf(eikonalTwoSided(pE, hE, pN, hN), eikonalTwoSided(pE, hE, pS, hS));
+    const float nw = minf(eikonalTwoSided(pW, hW, pN, hN), eikonalTwoSided(pW, hW, pS, hS));
+    return minf(one, minf(ne, nw));
 }
 
 /// Tolerance for "this potential changed": tol * (|p| + h).

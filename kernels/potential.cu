@@ -172,10 +172,11 @@ TileReport processTileCpu(const CpuTileContext& c, int tx, int ty, unsigned from
     return r;
 }
 
-/// Automatic phase cap: generous for any converging problem, finite always.
+/// Automatic phase cap: finite always, and generous: a one-cell-wide
+/// serpentine through every tile needs about 8 phases per tile.
 int phaseCap(const FimGrid& g, const EikonalOptions& opt) {
     if (opt.max_iterations > 0) return opt.max_iterations;
-    const long long cap = 8LL * g.tilesX * g.tilesY + 1000;
+    const long long cap = 64LL * g.tilesX * g.tilesY + 1000;
     return static_cast<int>(std::min<long long>(cap, std::numeric_limits<int>::max()));
 }
 

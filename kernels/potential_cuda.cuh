@@ -323,9 +323,12 @@ struct FimCudaWorkspace {
 /// @param opt           inner_iterations = Jacobi iterations per activation. [Limit: >= 1]
 /// @param phaseCap      Most phases to run. [Limit: >= 0]
 /// @param phi           Out: potentials, nx-by-ny, host and device copies valid.
-/// @return iterations = phases run (up to the first one after which nothing is
-///         active or pending), updates, tile_activations, converged (false when
-///         phaseCap stopped the solve). updates_per_cell is left to the caller.
+/// @return iterations = phases run, up to the first one after which no tile is
+///         active or left unconverged (a phase with no active tile still counts
+///         when the other colour's unconverged tiles wait for it: their self
+///         bits are consumed one phase later), updates (local solver calls),
+///         tile_activations (tiles processed), converged (false when phaseCap
+///         stopped the solve). updates_per_cell is left to the caller.
 /// Throws BackendError when a CUDA call fails.
 /// Internal linkage, like the kernels it launches: this header belongs to
 /// potential.cu alone.
@@ -358,8 +361,7 @@ EikonalStats fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, const EikonalP
     // costs: the field's device copy when it has one, else an upload into the workspace
     const FaceCost* dCost = nullptr;
     if (p.cost->hasDevice()) {
-        // deviceView() only allocates when there is no device copy, so this does not modify the field
-        dCost = const_cast<Field<FaceCost>*>(p.cost)->deviceView().data;
+        dCost = p.cost->deviceView().data;  // const view of the existing copy, trusted to be current
     } else {
         ws.cost.reserve(cells * sizeof(FaceCost));
         CC_CUDA_CHECK(cudaMemcpyAsync(ws.cost.as<FaceCost>(), p.cost->host(), cells * sizeof(FaceCost),

@@ -1,7 +1,7 @@
 #pragma once
 /// @file device_memory.hpp
-/// The only door to GPU memory. Implemented by src/backend/device_memory.cu in
-/// CUDA builds; in CPU builds every call throws BackendError saying the build
+/// The only door to GPU memory. Implemented by src/backend/cuda_device.cu in
+/// CUDA builds; in CPU builds (src/backend/no_cuda.cpp) every call throws BackendError saying the build
 /// has no CUDA backend.
 
 #include <cstddef>

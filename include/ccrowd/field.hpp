@@ -71,6 +71,12 @@ public:
     bool hasDevice() const { return static_cast<bool>(device_); }
     /// Device view (allocates, uninitialised, on first use). CUDA builds only.
     View2<T> deviceView() { ensureDevice(); return {static_cast<T*>(device_.get()), nx_, ny_}; }
+    /// Read-only view of the existing device copy. Throws BackendError when
+    /// there is none (call upload() first).
+    View2<const T> deviceView() const {
+        if (!device_) throw BackendError("Field::deviceView: the field has no device copy (call upload() first)");
+        return {static_cast<const T*>(device_.get()), nx_, ny_};
+    }
     /// Copies host -> device.
     void upload() { ensureDevice(); device::copyToDevice(device_.get(), host_.data(), bytes()); }
     /// Copies device -> host. Throws BackendError if there is no device copy.

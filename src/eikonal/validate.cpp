@@ -27,6 +27,9 @@ void validateEikonalProblem(const EikonalProblem& p, const EikonalOptions& opt) 
         throw InputError(fieldMessage("eikonal.max_iterations", str(opt.max_iterations), "negative", ">= 0 (0 = automatic)"));
     if (opt.inner_iterations < 1)
         throw InputError(fieldMessage("eikonal.inner_iterations", str(opt.inner_iterations), "too small", ">= 1"));
+    if (!(opt.band_tiles >= 0.f) || !std::isfinite(opt.band_tiles))
+        throw InputError(fieldMessage("eikonal.band_tiles", str(opt.band_tiles), "must be a finite number >= 0",
+                                      ">= 0 (0 = plain FIM)"));
     // grid
     if (!(std::isfinite(p.h) && p.h > 0.f))
         throw InputError(fieldMessage("eikonal.h", str(p.h), "cell size must be positive and finite", "0 < h < inf [m]"));

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "ccrowd/error.hpp"
 #include "png.hpp"
@@ -39,6 +41,13 @@ struct Axis {
     /// Every step-th decade is labelled, so at most about 12 labels appear.
     int labelStep() const { return std::max(1, static_cast<int>(std::ceil((hi - lo) / 12.0))); }
     bool minorTicks() const { return hi - lo <= 8; }
+    /// Mantissas of the labelled minor ticks: some when the axis spans only
+    /// one or two decades, so values stay readable.
+    std::vector<int> minorLabels() const {
+        if (hi - lo <= 1) return {2, 3, 5};
+        if (hi - lo <= 2) return {2, 5};
+        return {};
+    }
 };
 
 /// Decade range [floor(min), ceil(max)], widened to at least one decade.
@@ -211,6 +220,22 @@ Canvas renderLogLogPlot(const LinePlot& plot) {
         if (k % sx == 0) drawDecadeLabel(c, ax.mapLog(k), bottom + 24.f, k, HAlign::Center);
     for (int k = static_cast<int>(ay.lo); k <= static_cast<int>(ay.hi); ++k)
         if (k % sy == 0) drawDecadeLabel(c, left - 14.f, ay.mapLog(k), k, HAlign::Right);
+    // Minor labels as plain numbers (m x 10^k for -3 <= k <= 3: "0.02", "300").
+    TextStyle minor;
+    minor.color = Rgb{90, 90, 90};
+    minor.scale = kExponentScale;
+    minor.valign = VAlign::Middle;
+    for (const Axis* a : {&ax, &ay})
+        for (int k = static_cast<int>(a->lo); k < static_cast<int>(a->hi); ++k)
+            for (int m : a->minorLabels()) {
+                if (k < -3 || k > 3) continue;
+                char text[16];
+                std::snprintf(text, sizeof text, "%g", m * std::pow(10.0, k));
+                const float p = a->mapLog(k + std::log10(m));
+                minor.halign = a == &ax ? HAlign::Center : HAlign::Right;
+                if (a == &ax) drawText(c, p, bottom + 24.f, text, minor);
+                else drawText(c, left - 14.f, p, text, minor);
+            }
 
     // Title and axis labels.
     TextStyle st;

@@ -2,7 +2,8 @@
 /// @file loglog.hpp
 /// Log-log line plots (e.g. solve time against grid size) rendered to a
 /// Canvas and saved as PNG: log10 axes with a tick and label per decade
-/// (10^k), minor ticks at 2..9 x 10^k, light grid lines, a legend box.
+/// (10^k), minor ticks at 2..9 x 10^k (some labelled when the axis spans one
+/// or two decades), light grid lines, a legend box.
 
 #include <string>
 #include <utility>

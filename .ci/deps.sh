@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages ccrowd needs, only those missing. Sourced by
+# .ci/main and .ci/run; safe to re-run.
+set -euo pipefail
+
+CCROWD_APT_PACKAGES=(
+  build-essential cmake pkg-config
+  libthrust-dev libcub-dev        # Thrust with its OpenMP backend (CPU builds)
+  libgtest-dev libbenchmark-dev   # GoogleTest, Google Benchmark
+  libcli11-dev libstb-dev         # command line, PNG writing
+  nlohmann-json3-dev              # scene files
+)
+
+ccrowd_install_deps() {
+  local missing=()
+  for p in "${CCROWD_APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]} == 0)); then
+    echo "deps: all Debian packages present"
+    return 0
+  fi
+  echo "deps: installing ${missing[*]}"
+  local sudo=()
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null || { echo "deps: need root or sudo to install: ${missing[*]}" >&2; return 1; }
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# nvcc, if the CUDA toolkit is installed (on PATH or in its default place).
+ccrowd_find_nvcc() {
+  if command -v nvcc >/dev/null; then command -v nvcc; return 0; fi
+  if [ -x /usr/local/cuda/bin/nvcc ]; then echo /usr/local/cuda/bin/nvcc; return 0; fi
+  return 1
+}
+
+# Best effort: Python with scikit-fmm for the benchmark's comparison row.
+# Prints the directory to put first on PATH (empty when python3 already has it).
+ccrowd_python_with_skfmm() {
+  command -v python3 >/dev/null || return 1
+  if python3 -c "import skfmm, numpy" 2>/dev/null; then return 0; fi
+  if python3 -m pip install --quiet scikit-fmm numpy >/dev/null 2>&1 && python3 -c "import skfmm" 2>/dev/null; then return 0; fi
+  # Debian's system Python refuses pip installs: use a virtual environment
+  local venv="$1"
+  if [ ! -x "$venv/bin/python3" ]; then
+    python3 -m venv "$venv" >/dev/null 2>&1 || {
+      local sudo=(); [ "$(id -u)" != 0 ] && sudo=(sudo)
+      DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$venv"
+    } || return 1
+  fi
+  "$venv/bin/python3" -c "import skfmm" 2>/dev/null || "$venv/bin/pip" install --quiet scikit-fmm numpy || return 1
+  echo "$venv/bin"
+}
