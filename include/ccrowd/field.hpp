@@ -97,4 +97,63 @@ private:
     std::unique_ptr<void, DeviceFree> device_;
 };
 
+/// Non-owning view of n elements, valid on the side whose pointer it holds.
+template <class T>
+struct View1 {
+    T* data = nullptr;  ///< [Size: n]
+    int n = 0;          ///< Elements. [Limit: >= 0]
+    CC_HD T& operator[](std::ptrdiff_t k) const { return data[k]; }
+    CC_HD operator View1<const T>() const { return {data, n}; }
+};
+
+/// Owning 1-D array (per-agent data) on the host, mirrored on the device on
+/// request; the 1-D sibling of Field.
+template <class T>
+class Array {
+public:
+    Array() = default;
+    explicit Array(int n, const T& init = T()) : host_(static_cast<std::size_t>(n), init) {}
+    Array(Array&&) noexcept = default;
+    Array& operator=(Array&&) noexcept = default;
+    Array(const Array& o) : host_(o.host_) {}
+    Array& operator=(const Array& o) {
+        if (this != &o) { host_ = o.host_; device_.reset(); deviceCapacity_ = 0; }
+        return *this;
+    }
+
+    int size() const { return static_cast<int>(host_.size()); }
+    T* host() { return host_.data(); }
+    const T* host() const { return host_.data(); }
+    T& operator[](std::size_t k) { return host_[k]; }
+    const T& operator[](std::size_t k) const { return host_[k]; }
+    std::vector<T>& vector() { return host_; }
+    const std::vector<T>& vector() const { return host_; }
+    /// Resizes the host array (new elements = @p v); the device copy grows on next use.
+    void resize(int n, const T& v = T()) { host_.resize(static_cast<std::size_t>(n), v); }
+
+    View1<T> hostView() { return {host_.data(), size()}; }
+    View1<const T> hostView() const { return {host_.data(), size()}; }
+    /// Device view (allocated, uninitialised, with at least size() elements). CUDA builds only.
+    View1<T> deviceView() { ensureDevice(); return {static_cast<T*>(device_.get()), size()}; }
+    void upload() { ensureDevice(); device::copyToDevice(device_.get(), host_.data(), bytes()); }
+    void download() {
+        if (!device_) throw BackendError("Array::download: the array has no device copy");
+        device::copyToHost(host_.data(), device_.get(), bytes());
+    }
+    View1<T> view(const Exec& ex) { return ex.backend == Backend::Cuda ? deviceView() : hostView(); }
+
+private:
+    struct DeviceFree { void operator()(void* p) const noexcept { device::release(p); } };
+    std::size_t bytes() const { return host_.size() * sizeof(T); }
+    void ensureDevice() {
+        if (bytes() == 0 || (device_ && deviceCapacity_ >= bytes())) return;
+        device_.reset();
+        device_.reset(device::allocate(bytes()));
+        deviceCapacity_ = bytes();
+    }
+    std::vector<T> host_;
+    std::unique_ptr<void, DeviceFree> device_;
+    std::size_t deviceCapacity_ = 0;
+};
+
 }  // namespace ccrowd

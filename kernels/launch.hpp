@@ -1,0 +1,87 @@
+#pragma once
+/// @file launch.hpp
+/// Launchers for per-cell and per-agent functors (DESIGN.md §4). The same
+/// named functor (a struct with `CC_HD void operator()(int i, int j) const`
+/// or `(int k) const`, holding views and small parameter structs by value)
+/// runs as a CUDA grid when the Exec says Cuda, or as an OpenMP loop.
+///
+/// Only translation units compiled by nvcc (kernels/*.cu in CUDA builds) can
+/// launch on the GPU; elsewhere a Cuda Exec throws BackendError.
+
+#include "ccrowd/backend.hpp"
+#include "ccrowd/error.hpp"
+#include "hd.hpp"
+
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
+
+#include "../src/backend/cuda_check.hpp"
+#endif
+
+namespace ccrowd {
+
+/// A box of cells [i0, i1) x [j0, j1) (the active box of a step).
+struct CellRange {
+    int i0 = 0, j0 = 0, i1 = 0, j1 = 0;
+    int width() const { return i1 > i0 ? i1 - i0 : 0; }
+    int height() const { return j1 > j0 ? j1 - j0 : 0; }
+    bool empty() const { return width() == 0 || height() == 0; }
+};
+
+#ifdef __CUDACC__
+namespace detail {
+template <class F>
+__global__ void cellKernel(CellRange r, F f) {
+    const int i = r.i0 + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int j = r.j0 + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+    if (i < r.i1 && j < r.j1) f(i, j);
+}
+template <class F>
+__global__ void indexKernel(int n, F f) {
+    const int k = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (k < n) f(k);
+}
+}  // namespace detail
+#endif
+
+/// Runs f(i, j) for every cell of @p r. Cells run in any order and in
+/// parallel: f must only write cell (i, j)'s outputs (read current, write next).
+template <class F>
+void forEachCell(const Exec& ex, const CellRange& r, const F& f) {
+    if (r.empty()) return;
+    if (ex.backend == Backend::Cuda) {
+#ifdef __CUDACC__
+        const dim3 block(32, 8);
+        const dim3 grid((r.width() + 31) / 32, (r.height() + 7) / 8);
+        detail::cellKernel<<<grid, block>>>(r, f);
+        CC_CUDA_CHECK(cudaGetLastError());
+        return;
+#else
+        throw BackendError("forEachCell: CUDA launch from a translation unit not compiled by nvcc");
+#endif
+    }
+    const int threads = cpuThreads(ex);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int j = r.j0; j < r.j1; ++j)
+        for (int i = r.i0; i < r.i1; ++i) f(i, j);
+}
+
+/// Runs f(k) for k in [0, n). Same rules as forEachCell.
+template <class F>
+void forEachIndex(const Exec& ex, int n, const F& f) {
+    if (n <= 0) return;
+    if (ex.backend == Backend::Cuda) {
+#ifdef __CUDACC__
+        detail::indexKernel<<<(n + 255) / 256, 256>>>(n, f);
+        CC_CUDA_CHECK(cudaGetLastError());
+        return;
+#else
+        throw BackendError("forEachIndex: CUDA launch from a translation unit not compiled by nvcc");
+#endif
+    }
+    const int threads = cpuThreads(ex);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int k = 0; k < n; ++k) f(k);
+}
+
+}  // namespace ccrowd

@@ -1,0 +1,174 @@
+#pragma once
+/// @file stages.hpp
+/// The simulation step as named stages (DESIGN.md §2). Each stage's maths is
+/// a host+device functor in kernels/<stage>.hpp, launched by
+/// kernels/<stage>.cu (CUDA grid or OpenMP loop, forEachCell/forEachIndex).
+/// These are the launchers the Simulation calls, in pipeline order. Views are
+/// on the side the Exec runs on (host views for the CPU backend).
+///
+/// Determinism: on the CPU every stage gives bitwise-identical results for
+/// any thread count (no order-dependent float atomics; sums over agents go
+/// through a sort by cell and a fixed-order gather).
+
+#include <cstdint>
+
+#include "ccrowd/backend.hpp"
+#include "ccrowd/eikonal.hpp"
+#include "ccrowd/field.hpp"
+#include "../../kernels/grid.hpp"
+#include "../../kernels/launch.hpp"
+
+namespace ccrowd::sim {
+
+/// Per-agent arrays (structure of arrays). All views have n elements.
+struct AgentViews {
+    int n = 0;
+    View1<float> x, y;        ///< Position. [Units: m]
+    View1<float> vx, vy;      ///< Velocity of the last step. [Units: m/s]
+    View1<float> px, py;      ///< Preferred (desired) velocity of this step. [Units: m/s]
+    View1<float> vmax;        ///< Free speed. [Units: m/s] [Limit: > 0]
+    View1<float> radius;      ///< Body radius. [Units: m]
+    View1<int> field;         ///< Index of the potential / desired-velocity field the agent follows.
+};
+
+/// Fundamental diagram and speed-field parameters (Treuille 2006 §4.2;
+/// Weidmann 1993).
+struct SpeedParams {
+    float rho_min = 0.5f;    ///< Below: free speed. [Units: 1/m^2]
+    float rho_max = 4.0f;    ///< Above: flow speed. [Units: 1/m^2] [Limit: > rho_min]
+    float v0 = 1.34f;        ///< Free speed. [Units: m/s]
+    float rho_jam = 5.4f;    ///< Weidmann jam density. [Units: 1/m^2]
+    float gamma_fd = 1.913f; ///< Weidmann shape. [Units: 1/m^2]
+    float eps = 0.05f;       ///< Lowest speed on an open face. [Units: m/s] [Limit: > 0]
+};
+
+/// Unit-cost weights (Treuille 2006 eq. 4): C = (alpha f + beta + gamma g) / f.
+struct CostParams {
+    float alpha = 1.f, beta = 1.f, gamma = 1.f;
+};
+
+/// Four values per cell, one per face direction (E = +x, N = +y, W, S).
+struct alignas(16) Face4 {
+    float e = 0.f, n = 0.f, w = 0.f, s = 0.f;
+};
+
+/// A 2-vector per cell.
+struct alignas(8) Vel2 {
+    float x = 0.f, y = 0.f;
+};
+
+// ---- (a) active box --------------------------------------------------------
+
+/// AABB of the agents grown by @p margin [m], as a cell range clamped to the
+/// grid; empty when there are no agents (seed 003 §2.2).
+CellRange activeBox(const Exec& ex, const AgentViews& a, const GridInfo& g, float margin);
+
+// ---- (b) splat -------------------------------------------------------------
+
+/// Reusable buffers of the splat (agent sort by cell).
+struct SplatWorkspace;
+
+/// Mass-conserving bilinear splat (DESIGN.md §5): rho [persons/m^2] with
+/// sum(rho h^2) = number of agents inside the grid; mean velocity (vx, vy)
+/// and mean preferred velocity (px, py) = weighted sums / density weight (0
+/// where the weight is 0). Deterministic: agents are sorted by their
+/// stencil's lower-left cell, and each cell gathers from its four stencil
+/// origins in a fixed order. Cells outside @p box are set to 0.
+void splat(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRange& box, SplatWorkspace& ws,
+           View2<float> rho, View2<Vel2> meanVelocity, View2<Vel2> meanPreferred);
+
+// ---- (c) speed -------------------------------------------------------------
+
+/// Speed on the four faces of every open cell of @p box (Treuille 2006 §4.2):
+/// for the neighbour x + h n, f = fT below rho_min, the flow speed
+/// fv = max(v(x+hn) . n, eps) above rho_max, linear in between; fT = Weidmann
+/// free speed of the neighbour's density times the neighbour's terrain
+/// factor. Faces towards blocked or outside cells get eps (their cost is
+/// irrelevant: the eikonal never crosses them).
+void speed(const Exec& ex, const GridInfo& g, const CellRange& box, const SpeedParams& p, View2<const float> rho,
+           View2<const Vel2> meanVelocity, View2<const float> terrain, View2<const std::uint8_t> blocked,
+           View2<Face4> speedOut);
+
+// ---- (d) cost --------------------------------------------------------------
+
+/// Unit cost per face: C = (alpha f + beta + gamma g) / f with g the
+/// discomfort of the neighbour cell (Treuille 2006 eq. 4). Cells outside
+/// @p box get the free-flow cost of speed v0 (so one eikonal over the whole
+/// grid still routes around the crowd's area).
+void unitCost(const Exec& ex, const GridInfo& g, const CellRange& box, const CostParams& c, const SpeedParams& sp,
+              View2<const Face4> speedIn, View2<const float> discomfort, View2<const float> terrain,
+              View2<const std::uint8_t> blocked, View2<FaceCost> costOut);
+
+// ---- (f) desired velocity --------------------------------------------------
+
+/// Desired velocity per cell from a potential (Treuille 2006 eq. 5,
+/// v = -f(theta) grad phi / |grad phi|): upwind one-sided differences (per
+/// axis the neighbour with the lower finite potential; none when both are
+/// higher), direction -grad phi / |grad phi|, magnitude the face speeds
+/// blended by the direction's components. Zero in blocked cells, in goal
+/// cells (phi at its source value and no lower neighbour) and where phi is
+/// +inf.
+void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,
+                     View2<const Face4> speedIn, View2<const std::uint8_t> blocked, View2<Vel2> out);
+
+/// Preferred velocity of every agent: bilinear interpolation of its field's
+/// desired velocity (fields[a.field[k]]), scaled by vmax / v0 and clamped to
+/// vmax; written to a.px, a.py.
+void preferredVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const View2<const Vel2>* fields,
+                       int fieldCount, float v0);
+
+// ---- (g) pressure (UIC) ----------------------------------------------------
+
+/// Narain et al. 2009 unilateral incompressibility: pressure p >= 0 with the
+/// corrected flux keeping the predicted density at or below the limit,
+/// complementarity p (rho_limit - rho') = 0. Solved by red-black projected
+/// Gauss-Seidel within @p box.
+struct PressureParams {
+    float rho_limit = 5.4f;  ///< [Units: 1/m^2] [Limit: > 0]
+    float dt = 0.05f;        ///< [Units: s]
+    int iterations = 60;     ///< Sweep budget. [Limit: >= 1]
+    float tolerance = 1e-3f; ///< Stop when max violation (rho' - rho_limit)+ and complementarity residual are below. [Units: 1/m^2]
+};
+struct PressureStats {
+    int iterations = 0;       ///< Red-black sweeps run.
+    float residual = 0.f;     ///< Max over cells of max(rho' - rho_limit, 0) and of p>0 cells' |rho' - rho_limit|. [Units: 1/m^2]
+    bool converged = false;   ///< residual <= tolerance within the budget.
+};
+
+/// Reusable buffers of the pressure solve.
+struct PressureWorkspace;
+
+/// Solves for @p pressure (warm-started from its contents) and writes the
+/// corrected grid velocity v = meanPreferred - grad p to @p corrected.
+PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& box, const PressureParams& p,
+                       View2<const float> rho, View2<const Vel2> meanPreferred, View2<const std::uint8_t> blocked,
+                       PressureWorkspace& ws, View2<float> pressureOut, View2<Vel2> corrected);
+
+// ---- (h) agents ------------------------------------------------------------
+
+/// Velocity of every agent: its preferred velocity plus the pressure
+/// correction interpolated at its position (v = p_pref - grad p, Narain 2009
+/// §4), clamped to vmax; written to a.vx, a.vy.
+void agentVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const float> pressureIn,
+                   View2<const std::uint8_t> blocked);
+
+/// Moves every agent by v dt; a move that would end in a blocked cell or
+/// outside the grid slides along the free axis, else the agent stays (and
+/// its velocity is zeroed along the blocked axis). Agents never enter
+/// blocked cells.
+void advect(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dt);
+
+// ---- (i) separate ----------------------------------------------------------
+
+/// Reusable buffers of the separation (uniform grid of cell >= d_min built by
+/// sorting agents by cell).
+struct SeparateWorkspace;
+
+/// Minimum distance d_min between agent centres: @p passes Jacobi relaxation
+/// passes, each pushing every pair closer than d_min apart symmetrically
+/// along their line (half the overlap each), then pushing agents out of
+/// blocked cells. Deterministic (reads old positions, writes new ones).
+void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dMin,
+              int passes, SeparateWorkspace& ws);
+
+}  // namespace ccrowd::sim
