@@ -38,6 +38,19 @@ CC_HD inline float eikonalTwoSided(float a, float A, float b, float B) {
     return p < maxf(a, b) ? INFINITY : p;
 }
 
+/// Isotropic two-sided update (all four faces cost A): with d = a - b,
+/// |d| >= A gives the one-sided min(a, b) + A, else the root of
+/// (phi - a)^2 + (phi - b)^2 = A^2, phi = (a + b + sqrt(2 A^2 - d^2)) / 2,
+/// which lies in [max(a, b), min(a, b) + A]. No division.
+CC_HD inline float eikonalIsotropic(float a, float b, float A) {
+    const float lo = minf(a, b);
+    if (!(lo < INFINITY)) return INFINITY;
+    const float d = a - b;  // +-inf when one side is unknown: one-sided
+    const float one = lo + A;
+    if (fabsf(d) >= A) return one;
+    return minf(one, 0.5f * (a + b + sqrtf(2.f * A * A - d * d)));  // min: rounding never exceeds one-sided
+}
+
 /// Potential of cell M from its four neighbours' potentials (+inf when
 /// unknown, blocked or outside) and M's face costs, cell size h [m].
 ///
@@ -48,19 +61,31 @@ CC_HD inline float eikonalTwoSided(float a, float A, float b, float B) {
 /// Its root is the smallest of the one-sided values phi_m + C_m h and the
 /// two-sided roots of the x/y neighbour pairs (eikonalTwoSided). When both
 /// faces of an axis cost the same, the pair is the smaller neighbour of each
-/// axis (the usual "argmin per axis" rule) and one root suffices; otherwise
+/// axis (the usual "argmin per axis" rule) and one root suffices (and when
+/// all four faces cost the same, eikonalIsotropic needs no division); otherwise
 /// all four pairs are tried, which keeps the update monotone in the
 /// neighbours (needed for FIM and FMM to reach the same, unique solution).
 /// Never NaN for finite positive costs; +inf when all neighbours are +inf.
 CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const FaceCost& c, float h) {
+    // each axis isotropic: its smaller neighbour is upwind; one pair decides
+    if (c.e == c.w && c.n == c.s) {
+        const float a = minf(pE, pW), b = minf(pN, pS), A = c.e * h, B = c.n * h;
+        if (A == B) return eikonalIsotropic(a, b, A);
+        return minf(minf(a + A, b + B), eikonalTwoSided(a, A, b, B));
+    }
+    // anisotropic: the one-sided values and all four pairs
     const float hE = c.e * h, hW = c.w * h, hN = c.n * h, hS = c.s * h;
-    // one-sided candidates
     const float one = minf(minf(pE + hE, pW + hW), minf(pN + hN, pS + hS));
-    // two-sided: one pair when each axis is isotropic, else all four
-    if (c.e == c.w && c.n == c.s) return minf(one, eikonalTwoSided(minf(pE, pW), hE, minf(pN, pS), hN));
     const float ne = minf(eikonalTwoSided(pE, hE, pN, hN), eikonalTwoSided(pE, hE, pS, hS));
     const float nw = minf(eikonalTwoSided(pW, hW, pN, hN), eikonalTwoSided(pW, hW, pS, hS));
     return minf(one, minf(ne, nw));
+}
+
+/// True when all four face costs are positive and finite (the inputs the
+/// local solver is defined for).
+CC_HD inline bool eikonalCostOk(const FaceCost& c) {
+    return c.e > 0.f && c.e < INFINITY && c.n > 0.f && c.n < INFINITY && c.w > 0.f && c.w < INFINITY && c.s > 0.f &&
+           c.s < INFINITY;
 }
 
 /// Tolerance for "this potential changed": tol * (|p| + h).

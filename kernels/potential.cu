@@ -223,7 +223,11 @@ static void copyOut(const std::vector<float>& phi, const FimGrid& g, Field<float
 }
 
 EikonalStats FimSolver::solve(const EikonalProblem& p, Field<float>& phi, const EikonalOptions& opt) {
-    if (opt.validate) validateEikonalProblem(p, opt);
+    // the CPU path scans the costs while building its cell states
+    if (opt.validate) {
+        if (ex_.backend == Backend::Cuda) validateEikonalProblem(p, opt);
+        else validateEikonalSetup(p, opt);
+    }
     const FimGrid g = makeFimGrid(p.nx(), p.ny(), p.h, opt.tolerance);
     const int threads = cpuThreads(ex_);
     Workspace& w = *ws_;
@@ -251,14 +255,17 @@ EikonalStats FimSolver::solveCpu(const EikonalProblem& p, const FimGrid& g, cons
     Workspace& w = *ws_;
     const int ntiles = g.tilesX * g.tilesY;
     // cell states: fixed (border, blocked, sources), clean, or dirty (only
-    // the sources' neighbours at first); open cells and lowest cost on the way
+    // the sources' neighbours at first); on the way: open cells, lowest cost,
+    // and the first open cell with a bad cost (validation)
     w.state.resize(w.phi.size());
     std::uint32_t* state = w.state.data();
     const std::uint8_t* blocked = p.blocked->host();
     const FaceCost* cost = p.cost->host();
     long long open = 0;
     float lowest = INFINITY;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : open) reduction(min : lowest)
+    const std::ptrdiff_t cells = static_cast<std::ptrdiff_t>(g.nx) * g.ny;
+    std::ptrdiff_t firstBad = cells;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : open) reduction(min : lowest, firstBad)
     for (int j = -1; j <= g.ny; ++j) {
         std::uint32_t* row = state + g.padded(-1, j);
         if (j < 0 || j == g.ny) { std::fill_n(row, g.pitch, kFixed); continue; }
@@ -271,8 +278,10 @@ EikonalStats FimSolver::solveCpu(const EikonalProblem& p, const FimGrid& g, cons
             const FaceCost& c = cost[base + i];
             const float m = minf(minf(c.e, c.w), minf(c.n, c.s));
             lowest = b ? lowest : minf(lowest, m);
+            if (!b && !eikonalCostOk(c)) firstBad = std::min(firstBad, base + i);
         }
     }
+    if (opt.validate && firstBad < cells) throwBadEikonalCost(p, firstBad);
     for (const EikonalSource& s : p.sources) {
         open -= state[g.padded(s.i, s.j)] == kClean ? 1 : 0;
         state[g.padded(s.i, s.j)] = kFixed;

@@ -55,7 +55,7 @@ struct EikonalOptions {
     /// cost) of the lowest one, a coarse fast-marching order that keeps tiles
     /// from running before their upwind side settled. 0 = plain FIM (all
     /// active tiles every phase). [Limit: >= 0]
-    float band_tiles = 2.f;
+    float band_tiles = 4.f;
     /// Validate the problem before solving (costs one pass over the cells).
     bool validate = true;
 };
@@ -74,6 +74,14 @@ struct EikonalStats {
 /// cell or with a non-finite value; a non-positive, NaN or infinite cost on an
 /// open cell. The message names the field, cell and allowed values.
 void validateEikonalProblem(const EikonalProblem& p, const EikonalOptions& opt = {});
+
+/// The checks of validateEikonalProblem except the scan of the costs (for
+/// solvers that scan the costs in a pass of their own).
+void validateEikonalSetup(const EikonalProblem& p, const EikonalOptions& opt = {});
+
+/// Throws the InputError of validateEikonalProblem for the bad cost of cell
+/// index @p k (i + j*nx).
+[[noreturn]] void throwBadEikonalCost(const EikonalProblem& p, std::ptrdiff_t k);
 
 /// Block Fast Iterative Method. Keeps its workspace between solves, so one
 /// solver per group and grid size avoids reallocations.

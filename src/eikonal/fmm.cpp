@@ -16,67 +16,65 @@ namespace ccrowd {
 
 namespace {
 
-/// Indexed binary min-heap over cells keyed by their tentative potential.
+/// A trial cell and its tentative potential.
+struct Entry {
+    float key;
+    int cell;
+};
+
+/// Indexed binary min-heap of trial cells with decrease-key. Entries hold
+/// their key, so sifting reads contiguous memory.
 class TrialHeap {
 public:
     explicit TrialHeap(std::size_t cells) : pos_(cells, -1) {}
     bool empty() const { return heap_.empty(); }
-    bool contains(int cell) const { return pos_[cell] >= 0; }
 
-    /// Inserts @p cell or lowers its key to @p key.
-    void push(int cell, float key, std::vector<float>& keys) {
-        keys[cell] = key;
-        if (pos_[cell] < 0) {
-            pos_[cell] = static_cast<int>(heap_.size());
-            heap_.push_back(cell);
+    /// Inserts @p cell with @p key, or lowers its key (callers only lower).
+    void push(int cell, float key) {
+        int k = pos_[cell];
+        if (k < 0) {
+            k = static_cast<int>(heap_.size());
+            heap_.push_back({key, cell});
         }
-        up(pos_[cell], keys);
+        up(k, {key, cell});
     }
 
-    /// Removes and returns the cell with the lowest key.
-    int pop(const std::vector<float>& keys) {
-        const int top = heap_.front();
-        pos_[top] = -1;
-        const int last = heap_.back();
+    /// Removes the entry with the lowest key; returns its cell and key.
+    Entry pop() {
+        const Entry top = heap_.front();
+        pos_[top.cell] = -1;
+        const Entry last = heap_.back();
         heap_.pop_back();
-        if (!heap_.empty()) {
-            heap_[0] = last;
-            pos_[last] = 0;
-            down(0, keys);
-        }
+        if (!heap_.empty()) down(0, last);
         return top;
     }
 
 private:
-    void place(int k, int cell) { heap_[k] = cell; pos_[cell] = k; }
-    void up(int k, const std::vector<float>& keys) {
-        const int cell = heap_[k];
-        const float key = keys[cell];
+    void place(int k, const Entry& e) { heap_[k] = e; pos_[e.cell] = k; }
+    void up(int k, const Entry& e) {
         while (k > 0) {
             const int parent = (k - 1) / 2;
-            if (!(key < keys[heap_[parent]])) break;
+            if (!(e.key < heap_[parent].key)) break;
             place(k, heap_[parent]);
             k = parent;
         }
-        place(k, cell);
+        place(k, e);
     }
-    void down(int k, const std::vector<float>& keys) {
+    void down(int k, const Entry& e) {
         const int n = static_cast<int>(heap_.size());
-        const int cell = heap_[k];
-        const float key = keys[cell];
         for (;;) {
             int child = 2 * k + 1;
             if (child >= n) break;
-            if (child + 1 < n && keys[heap_[child + 1]] < keys[heap_[child]]) ++child;
-            if (!(keys[heap_[child]] < key)) break;
+            if (child + 1 < n && heap_[child + 1].key < heap_[child].key) ++child;
+            if (!(heap_[child].key < e.key)) break;
             place(k, heap_[child]);
             k = child;
         }
-        place(k, cell);
+        place(k, e);
     }
 
-    std::vector<int> heap_;  ///< Cells in heap order.
-    std::vector<int> pos_;   ///< Heap position per cell, -1 when not in the heap.
+    std::vector<Entry> heap_;  ///< Heap order.
+    std::vector<int> pos_;     ///< Heap position per cell, -1 when not in the heap.
 };
 
 }  // namespace
@@ -117,7 +115,10 @@ EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalO
         if (frozen[k]) return;
         const float v = eikonalUpdate(known[k + 1], known[k - 1], known[k + g.pitch], known[k - g.pitch], cost[cellIndex], g.h);
         ++st.updates;
-        if (v < tentative[k]) heap.push(k, v, tentative);
+        if (v < tentative[k]) {
+            tentative[k] = v;
+            heap.push(k, v);
+        }
     };
     auto relaxAround = [&](int k) {
         const int i = k % g.pitch - 1, j = k / g.pitch - 1;
@@ -127,9 +128,10 @@ EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalO
     for (int k : seeds) relaxAround(k);
     // march: freeze the lowest trial cell, update its open neighbours
     while (!heap.empty()) {
-        const int k = heap.pop(tentative);
+        const Entry e = heap.pop();
+        const int k = e.cell;
         frozen[k] = 1;
-        known[k] = tentative[k];
+        known[k] = e.key;
         ++st.iterations;
         relaxAround(k);
     }

@@ -19,7 +19,7 @@ std::string cellName(int i, int j) { return "(" + std::to_string(i) + ", " + std
 bool costOk(float c) { return std::isfinite(c) && c > 0.f; }
 }  // namespace
 
-void validateEikonalProblem(const EikonalProblem& p, const EikonalOptions& opt) {
+void validateEikonalSetup(const EikonalProblem& p, const EikonalOptions& opt) {
     // solver controls
     if (!(opt.tolerance > 0.f && opt.tolerance < 1.f))
         throw InputError(fieldMessage("eikonal.tolerance", str(opt.tolerance), "out of range", "0 < tolerance < 1"));
@@ -52,6 +52,19 @@ void validateEikonalProblem(const EikonalProblem& p, const EikonalOptions& opt) 
         if ((*p.blocked)(s.i, s.j)) throw InputError(fieldMessage(f, cellName(s.i, s.j), "on a blocked cell", "an open cell"));
         if (!std::isfinite(s.value)) throw InputError(fieldMessage(f + ".value", str(s.value), "not finite", "a finite potential"));
     }
+}
+
+void throwBadEikonalCost(const EikonalProblem& p, std::ptrdiff_t k) {
+    const int i = static_cast<int>(k % p.nx()), j = static_cast<int>(k / p.nx());
+    const FaceCost& f = p.cost->host()[k];
+    const char* face = !costOk(f.e) ? "e" : !costOk(f.n) ? "n" : !costOk(f.w) ? "w" : "s";
+    const float v = !costOk(f.e) ? f.e : !costOk(f.n) ? f.n : !costOk(f.w) ? f.w : f.s;
+    throw InputError(fieldMessage("eikonal.cost" + cellName(i, j) + "." + face, str(v),
+                                  "unit cost of an open cell must be positive and finite", "0 < cost < inf [s/m]"));
+}
+
+void validateEikonalProblem(const EikonalProblem& p, const EikonalOptions& opt) {
+    validateEikonalSetup(p, opt);
     // costs of open cells: find the first bad one (in index order, so the
     // message does not depend on the thread count)
     const FaceCost* c = p.cost->host();
@@ -60,16 +73,10 @@ void validateEikonalProblem(const EikonalProblem& p, const EikonalOptions& opt) 
     std::ptrdiff_t firstBad = n;
 #pragma omp parallel for schedule(static) reduction(min : firstBad)
     for (std::ptrdiff_t k = 0; k < n; ++k) {
-        if (b[k] || (costOk(c[k].e) && costOk(c[k].n) && costOk(c[k].w) && costOk(c[k].s))) continue;
+        if (b[k] || eikonalCostOk(c[k])) continue;
         firstBad = std::min(firstBad, k);
     }
-    if (firstBad == n) return;
-    const int i = static_cast<int>(firstBad % p.nx()), j = static_cast<int>(firstBad / p.nx());
-    const FaceCost& f = c[firstBad];
-    const char* face = !costOk(f.e) ? "e" : !costOk(f.n) ? "n" : !costOk(f.w) ? "w" : "s";
-    const float v = !costOk(f.e) ? f.e : !costOk(f.n) ? f.n : !costOk(f.w) ? f.w : f.s;
-    throw InputError(fieldMessage("eikonal.cost" + cellName(i, j) + "." + face, str(v),
-                                  "unit cost of an open cell must be positive and finite", "0 < cost < inf [s/m]"));
+    if (firstBad < n) throwBadEikonalCost(p, firstBad);
 }
 
 }  // namespace ccrowd

@@ -1,0 +1,186 @@
+#pragma once
+/// @file splat.hpp
+/// Splat stage (b): agents -> density and mean velocities (DESIGN.md §5,
+/// "Density"; Treuille et al. 2006 §4.1 without the lambda sharpening).
+///
+/// Deterministic, mass-conserving cloud-in-cell transfer:
+///   1. per agent: the lower-left cell of its bilinear stencil (the key);
+///   2. sort agent indices by key (stable, Thrust);
+///   3. per sorted agent: its stencil weights and velocities, in sorted order;
+///   4. per cell: the sorted range of each key (binary search);
+///   5. per cell: gather from the four stencil origins (i-1..i, j-1..j) in a
+///      fixed order, so sums do not depend on threads or scheduling.
+/// The stencil is also used to interpolate grid values back to agents
+/// (preferredVelocity), so both transfers use the same weights.
+
+#include <math.h>
+
+#include "ccrowd/field.hpp"
+#include "grid.hpp"
+#include "hd.hpp"
+#include "../src/sim/stages.hpp"
+
+namespace ccrowd::sim {
+
+/// Reusable buffers of the splat. Sized by splat(); on the CUDA backend the
+/// device copies are used and the host copies only hold the size.
+struct SplatWorkspace {
+    Array<int> key;    ///< Stencil origin cell i0 + j0*nx per agent, sorted; nx*ny = outside the grid. [Size: n]
+    Array<int> order;  ///< Agent index at each sorted position. [Size: n]
+    Array<float> tx, ty;  ///< Stencil fractions of the sorted agents. [Limit: 0..1] [Size: n]
+    Array<float> vx, vy;  ///< Velocities of the sorted agents. [Units: m/s] [Size: n]
+    Array<float> px, py;  ///< Preferred velocities of the sorted agents. [Units: m/s] [Size: n]
+    Array<int> begin, end;  ///< Sorted range [begin, end) of agents whose stencil origin is the cell. [Size: nx*ny]
+};
+
+/// Continuous coordinate @p f of one axis (cell centres at integers) clamped
+/// to the band of cell centres [0, n-1], as a stencil origin @p i0 in
+/// [0, max(n-2, 0)] and fraction @p t in [0, 1]. Clamping keeps every weight
+/// on a cell of the grid, so the splat conserves mass exactly; for n = 1 the
+/// weight 1 - t = 1 stays on cell 0.
+CC_HD inline void clampedAxis(float f, int n, int& i0, float& t) {
+    const float hi = static_cast<float>(n - 1);
+    f = f < 0.f ? 0.f : (f > hi ? hi : f);
+    int i = static_cast<int>(floorf(f));
+    const int last = n >= 2 ? n - 2 : 0;
+    i = i > last ? last : i;
+    i0 = i;
+    t = f - static_cast<float>(i);
+}
+
+/// Bilinear stencil of the point (x, y) [m] with the position clamped to the
+/// band of cell centres (clampedAxis): the four weights sum to 1 (to float
+/// rounding) and only weights of exactly 0 fall outside the grid.
+CC_HD inline Bilinear clampedBilinear(const GridInfo& g, float x, float y) {
+    Bilinear b;
+    float tx = 0.f, ty = 0.f;
+    clampedAxis(g.gx(x), g.nx, b.i0, tx);
+    clampedAxis(g.gy(y), g.ny, b.j0, ty);
+    b.w00 = (1.f - tx) * (1.f - ty);
+    b.w10 = tx * (1.f - ty);
+    b.w01 = (1.f - tx) * ty;
+    b.w11 = tx * ty;
+    return b;
+}
+
+/// True when (x, y) [m] lies in the grid rectangle [ox, ox + nx h) x
+/// [oy, oy + ny h) (false for NaN). Only such agents are splatted.
+CC_HD inline bool insideGrid(const GridInfo& g, float x, float y) {
+    const float fx = (x - g.ox) / g.h, fy = (y - g.oy) / g.h;
+    return fx >= 0.f && fy >= 0.f && fx < static_cast<float>(g.nx) && fy < static_cast<float>(g.ny);
+}
+
+/// Step 1: stencil origin key of agent k and the identity permutation.
+struct SplatKeyKernel {
+    GridInfo g;
+    View1<const float> x, y;  ///< Agent positions. [Units: m]
+    View1<int> key;           ///< Out: i0 + j0*nx, or nx*ny outside the grid.
+    View1<int> order;         ///< Out: k.
+
+    CC_HD void operator()(int k) const {
+        order[k] = k;
+        if (!insideGrid(g, x[k], y[k])) { key[k] = g.nx * g.ny; return; }
+        const Bilinear b = clampedBilinear(g, x[k], y[k]);
+        key[k] = g.index(b.i0, b.j0);
+    }
+};
+
+/// Step 3: stencil fractions and velocities of the agent at sorted position s.
+struct SplatPermuteKernel {
+    GridInfo g;
+    View1<const int> order;
+    View1<const float> x, y, vx, vy, px, py;  ///< Agents, by agent index.
+    View1<float> tx, ty, svx, svy, spx, spy;  ///< Out: by sorted position.
+
+    CC_HD void operator()(int s) const {
+        const int k = order[s];
+        int i0 = 0, j0 = 0;
+        float fx = 0.f, fy = 0.f;
+        clampedAxis(g.gx(x[k]), g.nx, i0, fx);
+        clampedAxis(g.gy(y[k]), g.ny, j0, fy);
+        tx[s] = fx; ty[s] = fy;
+        svx[s] = vx[k]; svy[s] = vy[k];
+        spx[s] = px[k]; spy[s] = py[k];
+    }
+};
+
+/// First position in the sorted @p keys [Size: n] whose key is >= @p value.
+CC_HD inline int lowerBound(const int* keys, int n, int value) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (keys[mid] < value) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/// Step 4: sorted range [begin, end) of the agents whose origin is cell (i, j).
+struct SplatRangeKernel {
+    GridInfo g;
+    View1<const int> key;  ///< Sorted keys.
+    View1<int> begin, end; ///< Out, per cell.
+
+    CC_HD void operator()(int i, int j) const {
+        const int c = g.index(i, j);
+        begin[c] = lowerBound(key.data, key.n, c);
+        end[c] = lowerBound(key.data, key.n, c + 1);
+    }
+};
+
+/// Weighted sums of one cell.
+struct SplatSums {
+    float w = 0.f;             ///< Sum of weights [persons].
+    float vx = 0.f, vy = 0.f;  ///< Sum of w v. [Units: persons m/s]
+    float px = 0.f, py = 0.f;  ///< Sum of w p. [Units: persons m/s]
+};
+
+/// Step 5: density and mean velocities of every cell of the grid; cells
+/// outside the box get 0. Origins are visited in the fixed order (i-1, j-1),
+/// (i, j-1), (i-1, j), (i, j), agents of one origin in sorted order.
+struct SplatGatherKernel {
+    GridInfo g;
+    CellRange box;
+    View1<const int> begin, end;
+    View1<const float> tx, ty, vx, vy, px, py;  ///< By sorted position.
+    View2<float> rho;              ///< Out. [Units: persons/m^2]
+    View2<Vel2> meanVelocity;      ///< Out. [Units: m/s]
+    View2<Vel2> meanPreferred;     ///< Out. [Units: m/s]
+
+    /// Adds the agents of origin (oi, oj); the cell is at offset (di, dj) in
+    /// {0, 1}^2 from the origin, so its weight is the matching corner weight.
+    CC_HD void add(int oi, int oj, int di, int dj, SplatSums& s) const {
+        if (oi < 0 || oj < 0) return;
+        const int c = g.index(oi, oj);
+        for (int q = begin[c]; q < end[c]; ++q) {
+            const float wx = di ? tx[q] : 1.f - tx[q];
+            const float wy = dj ? ty[q] : 1.f - ty[q];
+            const float w = wx * wy;
+            s.w += w;
+            s.vx += w * vx[q]; s.vy += w * vy[q];
+            s.px += w * px[q]; s.py += w * py[q];
+        }
+    }
+
+    CC_HD void operator()(int i, int j) const {
+        // outside the box: nothing
+        if (i < box.i0 || j < box.j0 || i >= box.i1 || j >= box.j1) {
+            rho(i, j) = 0.f;
+            meanVelocity(i, j) = Vel2{};
+            meanPreferred(i, j) = Vel2{};
+            return;
+        }
+        // gather from the four stencil origins in a fixed order
+        SplatSums s;
+        add(i - 1, j - 1, 1, 1, s);
+        add(i, j - 1, 0, 1, s);
+        add(i - 1, j, 1, 0, s);
+        add(i, j, 0, 0, s);
+        // density [persons/m^2] and weighted means (DESIGN.md §5)
+        rho(i, j) = s.w / (g.h * g.h);
+        const bool any = s.w > 0.f;
+        meanVelocity(i, j) = any ? Vel2{s.vx / s.w, s.vy / s.w} : Vel2{};
+        meanPreferred(i, j) = any ? Vel2{s.px / s.w, s.py / s.w} : Vel2{};
+    }
+};
+
+}  // namespace ccrowd::sim
