@@ -17,25 +17,14 @@
 #include "launch.hpp"
 #include "splat.hpp"
 
+#include "omp_threads.hpp"
+
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
 #include <thrust/system/cuda/execution_policy.h>
 #endif
 
 namespace ccrowd::sim {
 namespace {
-
-/// Sets the calling thread's OpenMP team size for a scope: Thrust's OMP
-/// system uses the default team size, the Exec says how many threads.
-class OmpThreadsScope {
-public:
-    explicit OmpThreadsScope(int n) : old_(omp_get_max_threads()) { omp_set_num_threads(n); }
-    ~OmpThreadsScope() { omp_set_num_threads(old_); }
-    OmpThreadsScope(const OmpThreadsScope&) = delete;
-    OmpThreadsScope& operator=(const OmpThreadsScope&) = delete;
-
-private:
-    int old_;
-};
 
 /// Stable sort of @p order [Size: n] by @p key [Size: n] on the Exec's side.
 /// Stable on an identity permutation: the result is unique (by key, then
@@ -50,7 +39,7 @@ void sortByKey(const Exec& ex, int* key, int* order, int n) {
             throw BackendError("splat: CUDA backend requested but this build has no CUDA backend");
 #endif
         }
-        OmpThreadsScope threads(cpuThreads(ex));
+        OmpThreads threads(ex);
         thrust::stable_sort_by_key(thrust::omp::par, key, key + n, order);
     } catch (const thrust::system_error& e) {
         throw BackendError(std::string("thrust::stable_sort_by_key (splat) failed: ") + e.what() + " at " + __FILE__);
@@ -89,18 +78,17 @@ void splat(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRan
     const View1<float> vx = ws.vx.view(ex), vy = ws.vy.view(ex), px = ws.px.view(ex), py = ws.py.view(ex);
     const View1<int> begin = ws.begin.view(ex), end = ws.end.view(ex);
 
-    if (n > 0 && !box.empty()) {
+    if (!box.empty()) {
         // 1. stencil origin per agent; 2. sort agents by it; 3. sorted copies
-        forEachIndex(ex, n, SplatKeyKernel{g, a.x, a.y, key, order});
-        sortByKey(ex, key.data, order.data, n);
-        forEachIndex(ex, n, SplatPermuteKernel{g, order, a.x, a.y, a.vx, a.vy, a.px, a.py, tx, ty, vx, vy, px, py});
+        if (n > 0) {
+            forEachIndex(ex, n, SplatKeyKernel{g, a.x, a.y, key, order});
+            sortByKey(ex, key.data, order.data, n);
+            forEachIndex(ex, n, SplatPermuteKernel{g, order, a.x, a.y, a.vx, a.vy, a.px, a.py, tx, ty, vx, vy, px, py});
+        }
         // 4. sorted range of every stencil origin the box's cells gather from
         const CellRange origins{std::max(box.i0 - 1, 0), std::max(box.j0 - 1, 0), box.i1, box.j1};
-        forEachCell(ex, origins, SplatRangeKernel{g, key, begin, end});
-    } else if (!box.empty()) {
-        // no agents: every range is empty
-        const CellRange origins{std::max(box.i0 - 1, 0), std::max(box.j0 - 1, 0), box.i1, box.j1};
-        forEachCell(ex, origins, SplatRangeKernel{g, View1<int>{key.data, 0}, begin, end});
+        forEachCell(ex, origins, SplatClearKernel{g, begin, end});
+        forEachIndex(ex, n, SplatBoundsKernel{g, key, begin, end});
     }
     // 5. gather per cell (zero outside the box)
     forEachCell(ex, CellRange{0, 0, g.nx, g.ny},

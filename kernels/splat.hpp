@@ -7,7 +7,8 @@
 ///   1. per agent: the lower-left cell of its bilinear stencil (the key);
 ///   2. sort agent indices by key (stable, Thrust);
 ///   3. per sorted agent: its stencil weights and velocities, in sorted order;
-///   4. per cell: the sorted range of each key (binary search);
+///   4. per cell: the sorted range [begin, end) of each key (cleared, then
+///      set by the sorted agents that start / end a run of equal keys);
 ///   5. per cell: gather from the four stencil origins (i-1..i, j-1..j) in a
 ///      fixed order, so sums do not depend on threads or scheduling.
 /// The stencil is also used to interpolate grid values back to agents
@@ -104,26 +105,31 @@ struct SplatPermuteKernel {
     }
 };
 
-/// First position in the sorted @p keys [Size: n] whose key is >= @p value.
-CC_HD inline int lowerBound(const int* keys, int n, int value) {
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (keys[mid] < value) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-}
-
-/// Step 4: sorted range [begin, end) of the agents whose origin is cell (i, j).
-struct SplatRangeKernel {
+/// Step 4a: empty range for cell (i, j) (stencil origins of the box).
+struct SplatClearKernel {
     GridInfo g;
-    View1<const int> key;  ///< Sorted keys.
-    View1<int> begin, end; ///< Out, per cell.
+    View1<int> begin, end;  ///< Out, per cell.
 
     CC_HD void operator()(int i, int j) const {
         const int c = g.index(i, j);
-        begin[c] = lowerBound(key.data, key.n, c);
-        end[c] = lowerBound(key.data, key.n, c + 1);
+        begin[c] = 0;
+        end[c] = 0;
+    }
+};
+
+/// Step 4b: the sorted position s that starts (ends) a run of equal keys
+/// writes the run's begin (end) for that cell: one writer per cell, no
+/// search. Agents outside the grid (key nx*ny) are skipped.
+struct SplatBoundsKernel {
+    GridInfo g;
+    View1<const int> key;   ///< Sorted keys. [Size: n]
+    View1<int> begin, end;  ///< Out, per cell.
+
+    CC_HD void operator()(int s) const {
+        const int k = key[s];
+        if (k >= g.nx * g.ny) return;
+        if (s == 0 || key[s - 1] != k) begin[k] = s;
+        if (s == key.n - 1 || key[s + 1] != k) end[k] = s + 1;
     }
 };
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "ccrowd/backend.hpp"
@@ -29,8 +30,10 @@ struct View2 {
     CC_HD T& operator[](std::ptrdiff_t k) const { return data[k]; }
     CC_HD std::ptrdiff_t size() const { return static_cast<std::ptrdiff_t>(nx) * ny; }
     CC_HD bool inside(int i, int j) const { return i >= 0 && j >= 0 && i < nx && j < ny; }
-    /// Read-only view of the same memory.
-    CC_HD operator View2<const T>() const { return {data, nx, ny}; }
+    /// Read-only view of the same memory (only for non-const T, so the
+    /// const view does not declare a conversion to itself).
+    template <class U = T, std::enable_if_t<!std::is_const<U>::value, int> = 0>
+    CC_HD operator View2<const U>() const { return {data, nx, ny}; }
 };
 
 /// Owning grid of T on the host, mirrored on the device on request.
@@ -103,7 +106,8 @@ struct View1 {
     T* data = nullptr;  ///< [Size: n]
     int n = 0;          ///< Elements. [Limit: >= 0]
     CC_HD T& operator[](std::ptrdiff_t k) const { return data[k]; }
-    CC_HD operator View1<const T>() const { return {data, n}; }
+    template <class U = T, std::enable_if_t<!std::is_const<U>::value, int> = 0>
+    CC_HD operator View1<const U>() const { return {data, n}; }
 };
 
 /// Owning 1-D array (per-agent data) on the host, mirrored on the device on

@@ -3,12 +3,20 @@
 /// Scene files: JSON (format documented in scenes/README.md, schema in
 /// scenes/scene.schema.json), parsed with nlohmann-json into a Scene, then
 /// rasterised into a SceneGrid. Every loading error is an InputError naming
-/// the file, the JSON path (e.g. /groups/2/speed/mean), what was wrong and
-/// what is allowed; a bad scene never starts a run.
+/// the file, the JSON path (RFC 6901, e.g. /groups/2/speed/mean), what was
+/// wrong and what is allowed; a bad scene never starts a run.
 ///
 /// Coordinates: metres, x to the east, y to the north; the domain is the
 /// rectangle [origin.x, origin.x + width] x [origin.y, origin.y + height],
 /// cut into square cells of size `cell`.
+///
+/// Typical use:
+/// @code
+///   Scene scene = loadScene(path);          // syntax, types, ranges, names
+///   SceneGrid grid = rasterizeScene(scene); // cells, goals, reachability, capacity
+///   for (int g = 0; g < (int)scene.groups.size(); ++g)
+///       auto xy = placeAgents(scene, grid, g, scene.params.seed, placementDistance(scene, g));
+/// @endcode
 
 #include <array>
 #include <cstdint>
@@ -17,11 +25,26 @@
 #include <vector>
 
 #include "ccrowd/field.hpp"
+#include "../../kernels/grid.hpp"
 
 namespace ccrowd {
 
-/// Scene format version this build reads.
+/// Scene format version this build reads ("version" in the file).
 constexpr int kSceneFormatVersion = 1;
+/// Value of "format" in every scene file.
+constexpr const char* kSceneFormatName = "ccrowd-scene";
+
+/// Limits that keep any input, even a fuzzed one, bounded in time and memory.
+namespace scene_limits {
+constexpr int kMaxCellsPerAxis = 4096;         ///< nx, ny <= this (so <= 16.8 M cells).
+constexpr long long kMaxAgents = 10'000'000;   ///< Sum of all groups' initial agents; a source's max_agents.
+constexpr int kMaxPolygonVertices = 4096;      ///< Vertices of one polygon.
+constexpr double kMaxCoordinate = 1e6;         ///< |x|, |y| of every point. [Units: m]
+constexpr double kMinPolygonArea = 1e-6;       ///< Smaller |area| is "zero area". [Units: m^2]
+constexpr int kMaxNesting = 32;                ///< JSON nesting depth.
+constexpr long long kMaxFileBytes = 64ll << 20;  ///< Scene file size. [Units: bytes]
+constexpr long long kMaxImagePixels = 1ll << 26; ///< Floor-plan image width*height.
+}  // namespace scene_limits
 
 /// A point or vector. [Units: m]
 struct Vec2 {
@@ -34,46 +57,46 @@ using Polygon = std::vector<Vec2>;
 
 /// Free-speed distribution of a group: normal(mean, sd) clamped to [min, max].
 struct SpeedDistribution {
-    float mean = 1.34f;  ///< [Units: m/s] [Limit: > 0]
-    float sd = 0.26f;    ///< [Units: m/s] [Limit: >= 0]
+    float mean = 1.34f;  ///< [Units: m/s] [Limit: > 0, <= 10, within [min, max]]
+    float sd = 0.26f;    ///< [Units: m/s] [Limit: >= 0, <= 5]
     float min = 0.5f;    ///< [Units: m/s] [Limit: > 0, <= max]
-    float max = 2.0f;    ///< [Units: m/s] [Limit: >= min]
+    float max = 2.0f;    ///< [Units: m/s] [Limit: >= min, <= 10]
 };
 
 /// A named goal: one or more polygons. Goal cells are eikonal sources.
 struct GoalSpec {
     std::string name;               ///< Unique among goals. [Limit: non-empty]
     std::vector<Polygon> areas;     ///< [Limit: >= 1 polygon]
-    float potential = 0.f;          ///< Initial potential of its cells. [Units: s] [Limit: finite, >= 0]
-    bool exit = true;               ///< Agents reaching it leave the simulation (else: a waypoint).
+    float potential = 0.f;          ///< Initial potential of its cells (cost units). [Limit: finite, >= 0, <= 1e6]
+    bool exit = true;               ///< Agents whose route ends here leave the simulation on reaching it (else they stay); earlier in a route it is a waypoint either way.
 };
 
 /// A group of agents sharing a route (one potential field per group).
 struct GroupSpec {
     std::string name;               ///< Unique among groups. [Limit: non-empty]
     std::vector<Polygon> spawn;     ///< Initial placement regions (rectangles are 4-vertex polygons). May be empty when only sources spawn it.
-    int count = 0;                  ///< Agents placed at start (or 0). [Limit: >= 0]
-    float density = 0.f;            ///< Alternative to count: persons/m^2 over the spawn regions. [Units: 1/m^2] [Limit: >= 0]
+    int count = 0;                  ///< Agents placed at start (or 0). Ignored when density > 0; SceneGrid::group_count has the resolved number. [Limit: 0..10^7]
+    float density = 0.f;            ///< Alternative to count: persons/m^2 over the open spawn cells (0: use count). [Units: 1/m^2] [Limit: >= 0, <= rho_limit]
     SpeedDistribution speed;        ///< Free (maximum) speed.
     float radius = 0.2f;            ///< Body radius. [Units: m] [Limit: > 0, < 1]
     std::vector<std::string> route; ///< Goal names in order: waypoints, then the final goal. [Limit: >= 1, existing goals]
-    std::array<std::uint8_t, 3> colour{31, 119, 180};  ///< sRGB, for viewers and plots.
+    std::array<std::uint8_t, 3> colour{31, 119, 180};  ///< sRGB, for viewers and plots (default: tab10 colour of the group index).
 };
 
 /// Keeps spawning agents of a group inside a region at a rate.
 struct SourceSpec {
     std::string group;              ///< Group name. [Limit: existing group]
-    Polygon region;                 ///< Where agents appear.
-    float rate = 1.f;               ///< [Units: persons/s] [Limit: > 0]
+    Polygon region;                 ///< Where agents appear. [Limit: inside the domain, >= 1 open cell]
+    float rate = 1.f;               ///< [Units: persons/s] [Limit: > 0, <= 1e5]
     float start = 0.f;              ///< [Units: s] [Limit: >= 0]
-    float end = std::numeric_limits<float>::infinity();  ///< [Units: s] [Limit: > start]
-    int max_agents = -1;            ///< Stop after this many (-1: no limit).
+    float end = std::numeric_limits<float>::infinity();  ///< [Units: s] [Limit: > start; +inf when absent]
+    int max_agents = -1;            ///< Stop after this many (-1: no limit). [Limit: -1 or 0..10^7]
 };
 
 /// A static discomfort region (Treuille's g field).
 struct DiscomfortSpec {
     Polygon area;
-    float value = 1.f;              ///< Discomfort g. [Limit: >= 0, finite]
+    float value = 1.f;              ///< Discomfort g. [Limit: >= 0, <= 1e6]
 };
 
 /// Terrain factor region: free speed multiplied by `factor` (stairs, slopes).
@@ -82,100 +105,118 @@ struct TerrainSpec {
     float factor = 1.f;             ///< [Limit: > 0, <= 1]
 };
 
-/// A measurement line (flow) and area (density, speed), used by outputs.
+/// A measurement line (flow through the segment a-b), used by outputs.
 struct LineSpec {
-    std::string name;
-    Vec2 a, b;
+    std::string name;               ///< Unique among lines. [Limit: non-empty]
+    Vec2 a, b;                      ///< End points ("from", "to" in the file). [Units: m] [Limit: a != b]
 };
+/// A measurement area (density, speed inside it), used by outputs.
 struct AreaSpec {
-    std::string name;
+    std::string name;               ///< Unique among areas. [Limit: non-empty]
     Polygon area;
 };
 
 /// Optional PNG floor plan: dark pixels are walls.
 struct FloorPlanSpec {
-    std::string path;               ///< PNG file, relative to the scene file.
-    float metres_per_pixel = 0.05f; ///< [Units: m/px] [Limit: > 0]
+    std::string path;               ///< PNG file ("image" in the file); relative paths are resolved against the scene file's directory by loadScene.
+    float metres_per_pixel = 0.05f; ///< [Units: m/px] [Limit: > 0, <= 100]
     Vec2 origin;                    ///< World position of the image's bottom-left corner. [Units: m]
-    float threshold = 0.5f;         ///< Luminance below this (0..1) is a wall.
+    float threshold = 0.5f;         ///< Luminance (0..1) below this, with alpha >= 0.5, is a wall. [Limit: 0..1]
 };
 
 /// Model parameters (Treuille et al. 2006; Narain et al. 2009; seed 003).
 struct ModelParams {
-    float alpha = 1.f;              ///< Path-length weight. [Limit: >= 0]
-    float beta = 1.f;               ///< Time weight. [Limit: >= 0]
-    float gamma = 1.f;              ///< Discomfort weight. [Limit: >= 0]
+    float alpha = 1.f;              ///< Path-length weight. [Limit: >= 0, <= 1e3; alpha + beta > 0]
+    float beta = 1.f;               ///< Time weight. [Limit: >= 0, <= 1e3]
+    float gamma = 1.f;              ///< Discomfort weight. [Limit: >= 0, <= 1e3]
     float rho_min = 0.5f;           ///< Below: free speed. [Units: 1/m^2] [Limit: >= 0, < rho_max]
-    float rho_max = 4.0f;           ///< Above: flow speed. [Units: 1/m^2] [Limit: > rho_min]
-    float rho_limit = 5.4f;         ///< UIC density limit. [Units: 1/m^2] [Limit: > 0]
-    float v0 = 1.34f;               ///< Weidmann free speed scale of the fundamental diagram. [Units: m/s]
-    float rho_jam = 5.4f;           ///< Weidmann jam density. [Units: 1/m^2] [Limit: > 0]
-    float gamma_fd = 1.913f;        ///< Weidmann shape. [Units: 1/m^2] [Limit: > 0]
-    float d_min = 0.4f;             ///< Minimum centre distance between agents. [Units: m] [Limit: >= 0]
+    float rho_max = 4.0f;           ///< Above: flow speed. [Units: 1/m^2] [Limit: > rho_min, <= 20]
+    float rho_limit = 5.4f;         ///< UIC density limit. [Units: 1/m^2] [Limit: > 0, <= 20]
+    float v0 = 1.34f;               ///< Weidmann free speed scale of the fundamental diagram. [Units: m/s] [Limit: > 0, <= 10]
+    float rho_jam = 5.4f;           ///< Weidmann jam density. [Units: 1/m^2] [Limit: > 0, <= 20]
+    float gamma_fd = 1.913f;        ///< Weidmann shape. [Units: 1/m^2] [Limit: > 0, <= 100]
+    float d_min = 0.4f;             ///< Minimum centre distance between agents. [Units: m] [Limit: >= 0, <= 5]
     float dt = 0.05f;               ///< Time step. [Units: s] [Limit: > 0, <= 1]
-    double duration = 600.0;        ///< Simulated time limit. [Units: s] [Limit: > 0]
-    long long max_steps = -1;       ///< Step limit (-1: none).
-    std::uint64_t seed = 1;         ///< Random seed (placement, speeds, sources).
-    float box_margin = 2.0f;        ///< Active box margin around the crowd. [Units: m] [Limit: >= 0]
-    int pressure_iterations = 60;   ///< UIC projected Gauss-Seidel budget. [Limit: >= 1]
-    float pressure_tolerance = 1e-3f;  ///< UIC residual tolerance. [Units: 1/m^2] [Limit: > 0]
-    int separation_passes = 3;      ///< Minimum-distance relaxation passes. [Limit: >= 0]
+    double duration = 600.0;        ///< Simulated time limit. [Units: s] [Limit: > 0, <= 1e7]
+    long long max_steps = -1;       ///< Step limit (-1: none). [Limit: -1 or 1..1e12]
+    std::uint64_t seed = 1;         ///< Random seed (placement, speeds, sources). [Limit: 0..2^64-1]
+    float box_margin = 2.0f;        ///< Active box margin around the crowd. [Units: m] [Limit: >= 0, <= 1e4]
+    int pressure_iterations = 60;   ///< UIC projected Gauss-Seidel budget. [Limit: 1..100000]
+    float pressure_tolerance = 1e-3f;  ///< UIC residual tolerance. [Units: 1/m^2] [Limit: > 0, <= 10]
+    int separation_passes = 3;      ///< Minimum-distance relaxation passes. [Limit: 0..100]
 };
 
 /// A parsed scene.
 struct Scene {
     int version = kSceneFormatVersion;
     std::string path;               ///< File it came from ("" when parsed from text).
-    std::string name;
-    Vec2 origin;                    ///< [Units: m]
-    float width = 0.f, height = 0.f;  ///< [Units: m] [Limit: > 0]
-    float cell = 0.25f;             ///< Grid cell size h. [Units: m] [Limit: > 0]
+    std::string label;              ///< How error messages name the source: the file path, or parseScene's label.
+    std::string name;               ///< Free text (default: the file name without extension).
+    std::string description;        ///< Free text (default "").
+    Vec2 origin;                    ///< [Units: m] [Limit: |x|, |y| <= 1e6]
+    float width = 0.f, height = 0.f;  ///< [Units: m] [Limit: > 0, <= 4096 cells per axis]
+    float cell = 0.25f;             ///< Grid cell size h. [Units: m] [Limit: 0.01..10]
     std::vector<Polygon> walkable;  ///< Walkable area (empty: the whole domain).
     std::vector<Polygon> obstacles; ///< Blocked areas.
     std::vector<FloorPlanSpec> floor_plans;
-    std::vector<GoalSpec> goals;
-    std::vector<GroupSpec> groups;
+    std::vector<GoalSpec> goals;    ///< [Limit: >= 1]
+    std::vector<GroupSpec> groups;  ///< [Limit: >= 1]
     std::vector<SourceSpec> sources;
     std::vector<DiscomfortSpec> discomfort;
     std::vector<TerrainSpec> terrain;
-    std::vector<LineSpec> lines;
-    std::vector<AreaSpec> areas;
-    ModelParams params;
+    std::vector<LineSpec> lines;    ///< "measurement": {"lines": [...]}
+    std::vector<AreaSpec> areas;    ///< "measurement": {"areas": [...]}
+    ModelParams params;             ///< "model"
 };
 
 /// The scene on its grid.
 struct SceneGrid {
-    int nx = 0, ny = 0;             ///< Cells. nx = ceil(width / cell).
+    int nx = 0, ny = 0;             ///< Cells. nx = ceil(width / cell). [Limit: 1..4096]
     float h = 0.25f;                ///< [Units: m]
     Vec2 origin;                    ///< Corner of cell (0, 0). [Units: m]
-    Field<std::uint8_t> blocked;    ///< 1 = not walkable.
-    Field<float> discomfort;        ///< g per cell (max of overlapping regions).
-    Field<float> terrain;           ///< Free-speed factor per cell (min of overlapping regions; 1 elsewhere).
-    std::vector<std::vector<int>> goal_cells;  ///< Per goal: open cells (index i + j*nx) inside it. [Limit: non-empty]
+    Field<std::uint8_t> blocked;    ///< 1 = not walkable. [Size: nx*ny]
+    Field<float> discomfort;        ///< g per cell (max of overlapping regions; 0 elsewhere). [Size: nx*ny]
+    Field<float> terrain;           ///< Free-speed factor per cell (min of overlapping regions; 1 elsewhere). [Size: nx*ny]
+    std::vector<std::vector<int>> goal_cells;   ///< Per goal: open cells (index i + j*nx) inside it, sorted. [Limit: non-empty]
+    std::vector<std::vector<int>> spawn_cells;  ///< Per group: open cells whose centre is inside a spawn polygon, sorted.
+    std::vector<std::vector<int>> source_cells; ///< Per source: open cells whose centre is inside its region, sorted. [Limit: non-empty]
+    std::vector<int> group_count;   ///< Per group: agents placed at start (count, or density x open spawn area rounded).
     /// Cell containing point (x, y), clamped to the grid.
     void cellOf(float x, float y, int& i, int& j) const;
+    /// Geometry for kernels.
+    GridInfo info() const { return GridInfo{nx, ny, h, origin.x, origin.y}; }
 };
 
 /// Reads and validates a scene file. Throws InputError (file, JSON path,
-/// problem, allowed values) for any bad input: missing file, empty file, not
-/// JSON, wrong version, missing fields, wrong types, out-of-range, NaN or
-/// infinite numbers, polygons with < 3 points or self-intersecting, unknown
-/// goal or group names, duplicate names.
+/// problem, allowed values) for any bad input: missing, unreadable or empty
+/// file, not JSON (with line and column), wrong format or version, unknown
+/// keys, missing fields, wrong types, out-of-range, infinite or overflowing
+/// numbers, polygons with < 3 points, self-intersecting or of zero area,
+/// spawn regions outside the domain, unknown goal or group names, duplicate
+/// names, grids over 4096 cells per axis, more than 10^7 agents.
 Scene loadScene(const std::string& path);
 
-/// Same, from JSON text; @p label names the source in messages.
+/// Same, from JSON text; @p label names the source in messages. Relative
+/// floor-plan paths stay relative to the working directory.
 Scene parseScene(const std::string& text, const std::string& label);
 
 /// Rasterises @p scene: a cell is blocked when its centre is outside the
-/// walkable area, inside an obstacle or on a dark floor-plan pixel. A wall at
-/// least one cell thick at any angle then never leaks through the 4-neighbour
-/// stencil, and a 1 m door on a 0.25 m grid keeps at least 3 open cells
-/// (tests/test_scene_raster.cpp checks both). Throws InputError when
-/// a goal covers no open cell, a goal is unreachable from a group's spawn
-/// region, or a group's count cannot fit in its spawn regions.
+/// domain or the walkable area, inside an obstacle or on a dark floor-plan
+/// pixel (centres on a polygon edge follow the crossing-number rule: lower
+/// and left edges inside). A wall at least one cell thick at any angle then
+/// never leaks through the 4-neighbour stencil, and a 1 m door on a 0.25 m
+/// grid keeps at least 3 open cells (tests/test_scene_raster.cpp checks
+/// both). Throws InputError when a floor plan cannot be read, a goal covers
+/// no open cell, a goal is unreachable from a group's spawn cells or a
+/// source's region, or a group's count cannot fit in its spawn regions
+/// (see spawnCapacity in placement.hpp).
 SceneGrid rasterizeScene(const Scene& scene);
 
-/// Built-in default scene path (scenes/ of the source tree or installed share dir).
+/// Built-in default scene: $CCROWD_SCENE_DIR/default.json when the variable
+/// is set, else <source tree>/scenes/default.json when it exists, else
+/// <executable dir>/../share/ccrowd/scenes/default.json.
 std::string defaultScenePath();
 
 }  // namespace ccrowd
+
+#include "ccrowd/placement.hpp"

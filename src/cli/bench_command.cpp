@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cmd/eikonal_bench.hpp"
+#include "cmd/step_bench.hpp"
 
 namespace ccrowd::cli {
 
@@ -73,6 +74,44 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                 std::cerr << "note: OMP_WAIT_POLICY is not 'passive'; on small machines OpenMP's busy waiting can "
                              "distort timings (export OMP_WAIT_POLICY=passive)\n";
             bench::runEikonalBench(o, std::cout, std::cerr);
+            return 0;
+        };
+    });
+
+    CLI::App* step = bench->add_subcommand(
+        "step", "Time whole simulation steps and each stage on synthetic scenes (square domain of 0.5 m cells, groups "
+                "in bands walking to the opposite side). Reports median ms per step, mean ms per stage, bytes per agent, "
+                "bytes per cell per group and peak resident memory.");
+    struct StepArgs {
+        std::string agents = "10000,100000,1000000", cells = "256,512,1024", groups = "1,4", format = "table",
+                    backend = "auto";
+        int steps = 10, warmup = 3, threads = 0;
+        bool all = false;
+    };
+    auto s2 = std::make_shared<StepArgs>();
+    step->add_option("--agents", s2->agents, "Comma-separated agent counts")->capture_default_str();
+    step->add_option("--cells", s2->cells, "Comma-separated cells per side (16..4096)")->capture_default_str();
+    step->add_option("--groups", s2->groups, "Comma-separated group counts (1..4)")->capture_default_str();
+    step->add_flag("--all-combinations", s2->all,
+                   "Every agents x cells combination (default: pair the lists in order, 10k/256, 100k/512, 1M/1024)");
+    step->add_option("--steps", s2->steps, "Timed steps per configuration")->check(CLI::Range(1, 100000))->capture_default_str();
+    step->add_option("--warmup", s2->warmup, "Untimed steps first")->check(CLI::Range(0, 100000))->capture_default_str();
+    step->add_option("--format", s2->format, "table or csv")->check(CLI::IsMember({"table", "csv"}))->capture_default_str();
+    step->add_option("--backend", s2->backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
+    step->add_option("--threads", s2->threads, "CPU threads (0 = all cores)")->check(CLI::Range(0, 1024))->capture_default_str();
+    step->callback([s2, &commands] {
+        commands.action = [s2] {
+            bench::StepBenchOptions o;
+            o.agents = bench::parseIntList(s2->agents, "--agents", 1, 20000000);
+            o.cells = bench::parseIntList(s2->cells, "--cells", 16, 4096);
+            o.groups = bench::parseIntList(s2->groups, "--groups", 1, 4);
+            o.matched = !s2->all;
+            o.steps = s2->steps;
+            o.warmup = s2->warmup;
+            o.csv = s2->format == "csv";
+            o.backend = parseBackendChoice(s2->backend);
+            o.threads = s2->threads;
+            bench::runStepBench(o, std::cout, std::cerr);
             return 0;
         };
     });

@@ -15,6 +15,9 @@ struct Commands {
     int run() const { return action ? action() : 0; }
 };
 
+/// `ccrowd run [SCENE] ...`
+void addRunCommand(CLI::App& app, Commands& commands);
+
 /// `ccrowd bench eikonal ...`
 void addBenchCommand(CLI::App& app, Commands& commands);
 

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "ccrowd " CCROWD_VERSION);
     ccrowd::cli::Commands commands;
+    ccrowd::cli::addRunCommand(app, commands);
     ccrowd::cli::addBenchCommand(app, commands);
     try {
         app.parse(argc, argv);

@@ -60,7 +60,9 @@ struct alignas(8) Vel2 {
 // ---- (a) active box --------------------------------------------------------
 
 /// AABB of the agents grown by @p margin [m], as a cell range clamped to the
-/// grid; empty when there are no agents (seed 003 §2.2).
+/// grid: the cells whose centre is within the grown AABB plus every cell of
+/// the agents' splat stencils (so splat() loses no weight for any margin
+/// >= 0); empty when there are no agents (seed 003 §2.2).
 CellRange activeBox(const Exec& ex, const AgentViews& a, const GridInfo& g, float margin);
 
 // ---- (b) splat -------------------------------------------------------------
@@ -73,7 +75,10 @@ struct SplatWorkspace;
 /// and mean preferred velocity (px, py) = weighted sums / density weight (0
 /// where the weight is 0). Deterministic: agents are sorted by their
 /// stencil's lower-left cell, and each cell gathers from its four stencil
-/// origins in a fixed order. Cells outside @p box are set to 0.
+/// origins in a fixed order. Positions are clamped to the band of cell
+/// centres (no weight leaves the grid); agents outside the grid are skipped.
+/// Cells outside @p box are set to 0 and weights landing there are dropped
+/// (none with activeBox()'s range).
 void splat(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRange& box, SplatWorkspace& ws,
            View2<float> rho, View2<Vel2> meanVelocity, View2<Vel2> meanPreferred);
 
@@ -105,17 +110,20 @@ void unitCost(const Exec& ex, const GridInfo& g, const CellRange& box, const Cos
 /// v = -f(theta) grad phi / |grad phi|): upwind one-sided differences (per
 /// axis the neighbour with the lower finite potential; none when both are
 /// higher), direction -grad phi / |grad phi|, magnitude the face speeds
-/// blended by the direction's components. Zero in blocked cells, in goal
-/// cells (phi at its source value and no lower neighbour) and where phi is
-/// +inf.
+/// blended by the squared direction components (u_x^2 f_E|W + u_y^2 f_N|S).
+/// Zero in blocked cells, in goal cells (phi at its source value and no
+/// lower neighbour) and where phi is +inf.
 void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,
                      View2<const Face4> speedIn, View2<const std::uint8_t> blocked, View2<Vel2> out);
 
 /// Preferred velocity of every agent: bilinear interpolation of its field's
-/// desired velocity (fields[a.field[k]]), scaled by vmax / v0 and clamped to
-/// vmax; written to a.px, a.py.
+/// desired velocity (fields[a.field[k]]; the splat's stencil, weights of
+/// blocked cells dropped and the rest renormalised), scaled by vmax / v0 and
+/// clamped to vmax; written to a.px, a.py. Agents with a field index outside
+/// [0, fieldCount) get 0. @p fields is a host array of views on the Exec's
+/// side; @p blocked (1 = blocked; default: none) drops weights of wall cells.
 void preferredVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const View2<const Vel2>* fields,
-                       int fieldCount, float v0);
+                       int fieldCount, float v0, View2<const std::uint8_t> blocked = {});
 
 // ---- (g) pressure (UIC) ----------------------------------------------------
 

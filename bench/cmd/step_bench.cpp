@@ -1,0 +1,142 @@
+/// @file step_bench.cpp
+#include "cmd/step_bench.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "ccrowd/error.hpp"
+#include "ccrowd/scene.hpp"
+#include "ccrowd/simulation.hpp"
+
+namespace ccrowd::bench {
+
+std::vector<int> parseIntList(const std::string& text, const std::string& field, long lo, long hi) {
+    std::vector<int> v;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        std::size_t used = 0;
+        long x = 0;
+        try { x = std::stol(item, &used); } catch (const std::exception&) { used = 0; }
+        if (item.empty() || used != item.size() || x < lo || x > hi)
+            throw InputError(fieldMessage(field, "'" + item + "'", "not an allowed value",
+                                          "comma-separated integers " + std::to_string(lo) + ".." + std::to_string(hi)));
+        v.push_back(static_cast<int>(x));
+    }
+    if (v.empty()) throw InputError(fieldMessage(field, "''", "empty list", "comma-separated integers"));
+    return v;
+}
+
+namespace {
+
+Polygon rect(float x0, float y0, float x1, float y1) { return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}; }
+
+/// A square domain of n x n cells of 0.5 m; @p groups bands of agents near
+/// the sides, each routed to the opposite side (1 group: west to east).
+Scene syntheticScene(int agents, int n, int groups) {
+    Scene s;
+    s.name = "bench-step";
+    s.cell = 0.5f;
+    s.width = s.height = n * s.cell;
+    const float L = s.width, band = L * 0.3f, m = 2.f;
+    const char* names[4] = {"west", "east", "south", "north"};
+    const Polygon goals[4] = {rect(L - 1.f, 0, L, L), rect(0, 0, 1.f, L), rect(0, L - 1.f, L, L), rect(0, 0, L, 1.f)};
+    const Polygon spawns[4] = {rect(m, m, m + band, L - m), rect(L - m - band, m, L - m, L - m),
+                               rect(m + band, m, L - m - band, m + band), rect(m + band, L - m - band, L - m - band, L - m)};
+    for (int g = 0; g < groups; ++g) {
+        GoalSpec goal;
+        goal.name = std::string("to_") + names[g];
+        goal.areas = {goals[g]};
+        s.goals.push_back(goal);
+        GroupSpec gs;
+        gs.name = names[g];
+        gs.spawn = {spawns[g]};
+        gs.count = agents / groups + (g < agents % groups ? 1 : 0);
+        gs.radius = 0.2f;
+        gs.route = {goal.name};
+        s.groups.push_back(gs);
+    }
+    s.params.d_min = 0.3f;
+    s.params.duration = 1e9;
+    return s;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
+}
+
+double peakRssMiB() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss / 1024.0;
+}
+
+}  // namespace
+
+void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& log) {
+    if (opt.steps < 1) throw InputError(fieldMessage("--steps", std::to_string(opt.steps), "too small", ">= 1"));
+    if (opt.warmup < 0) throw InputError(fieldMessage("--warmup", std::to_string(opt.warmup), "negative", ">= 0"));
+    std::string note;
+    const Exec ex = selectBackend(opt.backend, opt.threads, &note);
+    if (!note.empty()) log << "note: " << note << "\n";
+    const int threads = ex.backend == Backend::Cpu ? cpuThreads(ex) : 1;
+    // header
+    if (opt.csv) {
+        out << "agents,cells,groups,backend,threads,ms_median";
+        for (int s = 0; s < kStageCount; ++s) out << ",ms_" << stageName(static_cast<Stage>(s));
+        out << ",bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib\n";
+    } else {
+        out << std::setw(9) << "agents" << std::setw(7) << "cells" << std::setw(7) << "groups" << std::setw(9) << "backend"
+            << std::setw(8) << "threads" << std::setw(11) << "ms/step";
+        for (int s = 0; s < kStageCount; ++s) out << std::setw(17) << stageName(static_cast<Stage>(s));
+        out << std::setw(12) << "B/agent" << std::setw(14) << "B/cell/group" << std::setw(10) << "peak MiB" << "\n";
+    }
+    for (std::size_t ai = 0; ai < opt.agents.size(); ++ai) {
+        for (std::size_t ci = 0; ci < opt.cells.size(); ++ci) {
+            if (opt.matched && opt.agents.size() == opt.cells.size() && ai != ci) continue;
+            for (int groups : opt.groups) {
+                const int agents = opt.agents[ai], n = opt.cells[ci];
+                log << "bench step: " << agents << " agents, " << n << "^2 cells, " << groups << " groups...\n";
+                Simulation sim(syntheticScene(agents, n, groups), ex);
+                for (int k = 0; k < opt.warmup; ++k) sim.step();
+                // time whole steps; the stage breakdown is the mean over the timed steps
+                std::vector<double> ms;
+                const StageTimes before = sim.times();
+                for (int k = 0; k < opt.steps; ++k) {
+                    const auto t0 = std::chrono::steady_clock::now();
+                    sim.step();
+                    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                }
+                const StageTimes& after = sim.times();
+                const double perCellGroup = static_cast<double>(sim.gridBytes()) /
+                                            (static_cast<double>(sim.grid().nx) * sim.grid().ny * groups);
+                const char* sep = opt.csv ? "," : "";
+                std::ostringstream row;
+                row << std::fixed;
+                if (opt.csv) row << agents << ',' << n << ',' << groups << ',' << backendName(ex.backend) << ',' << threads;
+                else
+                    row << std::setw(9) << agents << std::setw(7) << n << std::setw(7) << groups << std::setw(9)
+                        << backendName(ex.backend) << std::setw(8) << threads;
+                row << sep << std::setprecision(2) << (opt.csv ? std::setw(0) : std::setw(11)) << median(ms);
+                for (int s = 0; s < kStageCount; ++s) {
+                    const double stage = (after.total_ms[s] - before.total_ms[s]) / opt.steps;
+                    row << sep << std::setprecision(3) << (opt.csv ? std::setw(0) : std::setw(17)) << stage;
+                }
+                row << sep << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(12)) << static_cast<double>(sim.agentBytes())
+                    << sep << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(14)) << perCellGroup << sep
+                    << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(10)) << peakRssMiB();
+                out << row.str() << "\n";
+                out.flush();
+            }
+        }
+    }
+}
+
+}  // namespace ccrowd::bench

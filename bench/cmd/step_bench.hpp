@@ -1,0 +1,35 @@
+#pragma once
+/// @file step_bench.hpp
+/// `ccrowd bench step`: time whole simulation steps and each stage on
+/// synthetic scenes (a square domain, groups spawned in bands and routed to
+/// the opposite side) for several agent counts, grid sizes and group counts.
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "ccrowd/backend.hpp"
+
+namespace ccrowd::bench {
+
+struct StepBenchOptions {
+    std::vector<int> agents{10000, 100000, 1000000};  ///< [Limit: 1..20,000,000]
+    std::vector<int> cells{256, 512, 1024};           ///< Cells per side. [Limit: 16..4096]
+    std::vector<int> groups{1, 4};                    ///< [Limit: 1..4]
+    int steps = 10;                                   ///< Timed steps. [Limit: >= 1]
+    int warmup = 3;                                   ///< Untimed steps first. [Limit: >= 0]
+    bool csv = false;
+    BackendChoice backend = BackendChoice::Auto;
+    int threads = 0;
+    /// Only the configurations the targets name (10k/256, 100k/512, 1M/1024)
+    /// instead of every combination.
+    bool matched = true;
+};
+
+/// Runs the benchmark; writes the table or CSV to @p out, notes to @p log.
+void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& log);
+
+/// Parses a comma-separated integer list within [lo, hi]; InputError naming @p field.
+std::vector<int> parseIntList(const std::string& text, const std::string& field, long lo, long hi);
+
+}  // namespace ccrowd::bench

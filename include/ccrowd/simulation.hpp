@@ -1,0 +1,126 @@
+#pragma once
+/// @file simulation.hpp
+/// A continuum-crowd simulation (Treuille et al. 2006 + Narain et al. 2009,
+/// as combined in seed 003): load a scene, step, read agents and fields.
+///
+/// One step runs the named stages of DESIGN.md §2 in order; each is timed:
+/// active_box, splat, speed, cost, potential, desired_velocity, pressure,
+/// agents, separate, exit_spawn.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ccrowd/backend.hpp"
+#include "ccrowd/eikonal.hpp"
+#include "ccrowd/field.hpp"
+#include "ccrowd/scene.hpp"
+
+namespace ccrowd {
+
+/// The stages of a step, in order.
+enum class Stage : int {
+    ActiveBox, Splat, Speed, Cost, Potential, DesiredVelocity, Pressure, Agents, Separate, ExitSpawn, Count
+};
+constexpr int kStageCount = static_cast<int>(Stage::Count);
+
+/// Stage name as used in timers, benchmark rows and snapshot fields.
+const char* stageName(Stage s);
+
+/// Accumulated wall time per stage.
+struct StageTimes {
+    std::array<double, kStageCount> total_ms{};  ///< Sum over steps. [Units: ms]
+    long long steps = 0;                         ///< Steps timed.
+    /// Mean per step. [Units: ms]
+    double mean(Stage s) const { return steps > 0 ? total_ms[static_cast<int>(s)] / steps : 0.0; }
+};
+
+/// Per-group counts and times.
+struct GroupStats {
+    std::string name;
+    long long spawned = 0;        ///< Placed at start or spawned by sources.
+    long long exited = 0;         ///< Reached their final goal and left.
+    long long remaining = 0;      ///< Still in the domain.
+    double first_exit = -1.0;     ///< Time of the first exit, -1 when none. [Units: s]
+    double last_exit = -1.0;      ///< Time of the latest exit (evacuation time once remaining = 0). [Units: s]
+};
+
+/// One agent that left, with its exit time.
+struct ExitRecord {
+    int id = 0;
+    int group = 0;
+    double time = 0.0;            ///< [Units: s]
+};
+
+/// What the last step's solvers reported.
+struct StepReport {
+    float pressure_residual = 0.f;   ///< UIC residual. [Units: 1/m^2]
+    int pressure_iterations = 0;
+    bool pressure_converged = true;
+    int potentials_solved = 0;       ///< Eikonal solves this step.
+    bool potentials_converged = true;
+    double potential_updates_per_cell = 0.0;  ///< Mean over the step's solves.
+};
+
+/// Host copy of the agents (structure of arrays).
+struct AgentSnapshot {
+    std::vector<float> x, y, vx, vy, vmax, radius;
+    std::vector<int> id, group, route_step;
+    int size() const { return static_cast<int>(x.size()); }
+};
+
+/// The simulation. Not copyable.
+class Simulation {
+public:
+    /// Rasterises @p scene, places the groups' initial agents. Throws
+    /// InputError for scenes that cannot run (see rasterizeScene).
+    Simulation(Scene scene, const Exec& ex);
+    ~Simulation();
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
+
+    /// Advances by one time step dt.
+    void step();
+    /// True when the duration or step limit is reached, or nobody is left
+    /// and no source will spawn again.
+    bool finished() const;
+
+    double time() const;           ///< Simulated time. [Units: s]
+    long long steps() const;       ///< Steps taken.
+    int agentCount() const;        ///< Agents in the domain.
+    long long spawnedTotal() const;
+    long long exitedTotal() const;
+
+    const Scene& scene() const;
+    const SceneGrid& grid() const;
+    const Exec& exec() const;
+    const StageTimes& times() const;
+    const StepReport& lastReport() const;
+    const std::vector<GroupStats>& groupStats() const;
+    const std::vector<ExitRecord>& exits() const;
+
+    /// Agents now (downloads on the CUDA backend).
+    AgentSnapshot agents() const;
+    /// Density of the last splat. [Units: 1/m^2]
+    const Field<float>& density() const;
+    /// Pressure of the last UIC solve.
+    const Field<float>& pressure() const;
+    /// Potential of field @p k (one per group and route step). [Units: s]
+    const Field<float>& potential(int k) const;
+    /// Number of potential fields; fieldGroup / fieldStep say whose.
+    int fieldCount() const;
+    int fieldGroup(int k) const;
+    int fieldStep(int k) const;
+
+    /// Bytes of memory held by agent arrays, per agent, and by grid fields.
+    std::size_t agentBytes() const;
+    std::size_t gridBytes() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ccrowd

@@ -1,0 +1,33 @@
+/// @file agents.cu
+/// Agents stage launchers (h): agentVelocity and advect, one thread per
+/// agent (forEachIndex). Compiled by nvcc in CUDA builds and by the C++
+/// compiler (OpenMP) otherwise.
+
+#include <cmath>
+#include <string>
+
+#include "ccrowd/error.hpp"
+#include "agents.hpp"
+
+namespace ccrowd::sim {
+
+void agentVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const float> pressureIn,
+                   View2<const std::uint8_t> blocked) {
+    if (pressureIn.nx != g.nx || pressureIn.ny != g.ny || blocked.nx != g.nx || blocked.ny != g.ny)
+        throw InputError("agentVelocity: pressure and blocked must be " + std::to_string(g.nx) + "x" +
+                         std::to_string(g.ny) + " cells (the grid)");
+    // v = preferred - grad p at the agent, clamped to vmax (Narain 2009 §4)
+    forEachIndex(ex, a.n, AgentVelocityKernel{a, g, pressureIn, blocked});
+}
+
+void advect(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dt) {
+    if (!(dt >= 0.f) || !std::isfinite(dt))
+        throw InputError(fieldMessage("advect dt", std::to_string(dt), "out of range", ">= 0, finite"));
+    if (blocked.nx != g.nx || blocked.ny != g.ny)
+        throw InputError("advect: blocked must be " + std::to_string(g.nx) + "x" + std::to_string(g.ny) +
+                         " cells (the grid)");
+    // x += v dt, confined to open cells (each agent reads and writes only itself)
+    forEachIndex(ex, a.n, AdvectKernel{a, g, blocked, dt});
+}
+
+}  // namespace ccrowd::sim

@@ -1,0 +1,36 @@
+/// @file desired_velocity.cu
+/// Desired-velocity stage launchers (f): DesiredVelocityKernel over the
+/// active box, PreferredVelocityKernel over the agents, one pass per field
+/// (kernels/desired_velocity.hpp). Compiled by nvcc in CUDA builds and by the
+/// C++ compiler (OpenMP) otherwise.
+
+#include <algorithm>
+#include <string>
+
+#include "ccrowd/error.hpp"
+#include "desired_velocity.hpp"
+#include "launch.hpp"
+
+namespace ccrowd::sim {
+
+void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,
+                     View2<const Face4> speedIn, View2<const std::uint8_t> blocked, View2<Vel2> out) {
+    // the box, clamped to the grid
+    const CellRange r{std::max(box.i0, 0), std::max(box.j0, 0), std::min(box.i1, g.nx), std::min(box.j1, g.ny)};
+    forEachCell(ex, r, DesiredVelocityKernel{g, phi, speedIn, blocked, out});
+}
+
+void preferredVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const View2<const Vel2>* fields,
+                       int fieldCount, float v0, View2<const std::uint8_t> blocked) {
+    if (!(v0 > 0.f))
+        throw InputError(fieldMessage("preferredVelocity.v0", std::to_string(v0), "free speed of the fields", "> 0 [m/s]"));
+    if (a.n <= 0) return;
+    if (fieldCount <= 0 || !fields)
+        throw InputError(fieldMessage("preferredVelocity.fieldCount", std::to_string(fieldCount),
+                                      "no desired-velocity field", ">= 1"));
+    // one pass per field: the views go to the kernel by value (no host array on the device)
+    for (int f = 0; f < fieldCount; ++f)
+        forEachIndex(ex, a.n, PreferredVelocityKernel{a, g, blocked, fields[f], f, fieldCount, v0});
+}
+
+}  // namespace ccrowd::sim

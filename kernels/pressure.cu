@@ -1,0 +1,105 @@
+/// @file pressure.cu
+/// Pressure stage launcher (g): red-black projected Gauss-Seidel for the
+/// UIC linear complementarity problem (Narain et al. 2009 §4, DESIGN.md §5),
+/// then the corrected grid velocity. Compiled by nvcc in CUDA builds and by
+/// the C++ compiler (OpenMP) otherwise.
+
+#include <cmath>
+#include <string>
+
+#include <omp.h>
+
+#include <thrust/reduce.h>
+#include <thrust/system/omp/execution_policy.h>
+
+#include "ccrowd/config.hpp"
+#include "ccrowd/error.hpp"
+#include "pressure.hpp"
+
+#include "omp_threads.hpp"
+
+#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
+#include <thrust/system/cuda/execution_policy.h>
+#endif
+
+namespace ccrowd::sim {
+namespace {
+
+/// max(a, b); the residuals are never NaN, so the reduction is order-independent.
+struct MaxOp {
+    CC_HD float operator()(float a, float b) const { return a < b ? b : a; }
+};
+
+/// Largest of @p n values on the side @p ex runs on (0 when n == 0).
+float maxOf(const Exec& ex, const float* d, int n) {
+#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
+    if (ex.backend == Backend::Cuda) return thrust::reduce(thrust::cuda::par, d, d + n, 0.f, MaxOp{});
+#endif
+    const OmpThreads threads(ex);
+    return thrust::reduce(thrust::omp::par, d, d + n, 0.f, MaxOp{});
+}
+
+/// Throws InputError naming the first parameter out of range.
+void validate(const PressureParams& p) {
+    if (!(p.rho_limit > 0.f) || !std::isfinite(p.rho_limit))
+        throw InputError(fieldMessage("pressure.rho_limit", std::to_string(p.rho_limit), "out of range", "> 0, finite"));
+    if (!(p.dt > 0.f) || !std::isfinite(p.dt))
+        throw InputError(fieldMessage("pressure.dt", std::to_string(p.dt), "out of range", "> 0, finite"));
+    if (p.iterations < 1)
+        throw InputError(fieldMessage("pressure.iterations", std::to_string(p.iterations), "out of range", ">= 1"));
+    if (!(p.tolerance >= 0.f))
+        throw InputError(fieldMessage("pressure.tolerance", std::to_string(p.tolerance), "out of range", ">= 0"));
+}
+
+}  // namespace
+
+PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& boxIn, const PressureParams& p,
+                       View2<const float> rho, View2<const Vel2> meanPreferred, View2<const std::uint8_t> blocked,
+                       PressureWorkspace& ws, View2<float> pressureOut, View2<Vel2> corrected) {
+    validate(p);
+    if (pressureOut.nx != g.nx || pressureOut.ny != g.ny || corrected.nx != g.nx || corrected.ny != g.ny ||
+        rho.nx != g.nx || rho.ny != g.ny || meanPreferred.nx != g.nx || blocked.nx != g.nx || blocked.ny != g.ny)
+        throw InputError("pressure: every field must be " + std::to_string(g.nx) + "x" + std::to_string(g.ny) +
+                         " cells (the grid)");
+    // the box, clamped to the grid
+    CellRange box{boxIn.i0 < 0 ? 0 : boxIn.i0, boxIn.j0 < 0 ? 0 : boxIn.j0, boxIn.i1 > g.nx ? g.nx : boxIn.i1,
+                  boxIn.j1 > g.ny ? g.ny : boxIn.j1};
+    if (box.empty()) box = CellRange{};
+
+    // keep p = 0 and corrected = 0 outside the box: clear what the last box
+    // covered (the whole grid on a first call or new buffers)
+    const bool sameBuffers = ws.lastPressure == pressureOut.data && ws.lastCorrected == corrected.data &&
+                             ws.lastNx == g.nx && ws.lastNy == g.ny;
+    const CellRange stale = sameBuffers ? ws.lastBox : CellRange{0, 0, g.nx, g.ny};
+    forEachCell(ex, stale, ClearOutsideKernel{box, pressureOut, corrected});
+    ws.lastPressure = pressureOut.data;
+    ws.lastCorrected = corrected.data;
+    ws.lastNx = g.nx;
+    ws.lastNy = g.ny;
+    ws.lastBox = box;
+
+    PressureStats st;
+    if (box.empty()) { st.converged = true; return st; }
+
+    const PressureProblem prob{g, p.dt, p.rho_limit, rho, meanPreferred, blocked};
+    const int cells = box.width() * box.height();
+    ws.residual.resize(cells);
+    const View1<float> res = ws.residual.view(ex);
+    // each colour runs over half the columns of the box
+    const CellRange half{0, box.j0, (box.width() + 1) / 2, box.j1};
+    for (int it = 1; it <= p.iterations; ++it) {
+        // red, then black: each reads only the other colour (race-free, deterministic)
+        forEachCell(ex, half, PressureSweepKernel{prob, box, 0, pressureOut});
+        forEachCell(ex, half, PressureSweepKernel{prob, box, 1, pressureOut});
+        // LCP residual over the box (a max: the same for any thread count)
+        forEachCell(ex, box, PressureResidualKernel{prob, box, box.width(), pressureOut, res});
+        st.iterations = it;
+        st.residual = maxOf(ex, res.data, cells);
+        if (st.residual <= p.tolerance) { st.converged = true; break; }
+    }
+    // corrected grid velocity v = ubar - grad p (Narain 2009 §4)
+    forEachCell(ex, box, CorrectedVelocityKernel{prob, pressureOut, corrected});
+    return st;
+}
+
+}  // namespace ccrowd::sim

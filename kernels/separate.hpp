@@ -1,0 +1,170 @@
+#pragma once
+/// @file separate.hpp
+/// Separate stage (i): minimum distance d_min between agents (DESIGN.md §5,
+/// "Minimum distance") by Jacobi relaxation over a uniform neighbour grid of
+/// cell >= d_min, then confinement to open cells. Host+device; launched by
+/// separate.cu, which sorts agents by neighbour-grid cell each pass. A cell's
+/// begin/end range is found by binary search in the sorted keys (the three
+/// cells of a row form one contiguous key range), so no per-cell table has to
+/// be cleared each pass and memory does not grow with the floor area.
+
+#include <cstdint>
+
+#include "ccrowd/field.hpp"
+#include "agents.hpp"
+#include "grid.hpp"
+#include "hd.hpp"
+#include "../src/sim/stages.hpp"
+
+namespace ccrowd::sim {
+
+/// Reusable buffers of the separation.
+struct SeparateWorkspace {
+    Array<int> key;    ///< Neighbour-grid cell per sorted slot (ascending after the sort). [Size: agents]
+    Array<int> order;  ///< Agent index per sorted slot (ties by index: stable sort). [Size: agents]
+    Array<float> x, y;  ///< Second position buffer (Jacobi: read one, write the other). [Units: m] [Size: agents]
+};
+
+/// Uniform neighbour grid over the simulation grid's extent. Cell size >=
+/// d_min, so every agent closer than d_min lies in the 3x3 cells around.
+struct SeparationGrid {
+    float ox = 0.f, oy = 0.f;  ///< Corner (the simulation grid's). [Units: m]
+    float cell = 1.f;          ///< Cell size. [Units: m] [Limit: >= d_min]
+    int nx = 1, ny = 1;        ///< Cells. [Limit: >= 1, nx*ny < 2^31]
+
+    /// Cell column of x, clamped to the grid (NaN -> 0).
+    CC_HD int column(float x) const { return clampCell((x - ox) / cell, nx); }
+    CC_HD int row(float y) const { return clampCell((y - oy) / cell, ny); }
+    CC_HD int key(int i, int j) const { return i + j * nx; }
+
+    CC_HD static int clampCell(float f, int n) {
+        if (!(f >= 0.f)) return 0;
+        if (f >= static_cast<float>(n)) return n - 1;
+        const int c = static_cast<int>(f);
+        return c < n ? c : n - 1;
+    }
+};
+
+/// First slot in the ascending @p keys [0, n) whose key is >= v.
+CC_HD inline int firstKeyAtLeast(const int* keys, int n, int v) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (keys[mid] < v) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/// Neighbour-grid key and identity slot of every agent (before the sort).
+struct SeparateKeyKernel {
+    View1<const float> x, y;  ///< Positions. [Units: m]
+    SeparationGrid s;
+    View1<int> key, order;
+
+    CC_HD void operator()(int k) const {
+        key[k] = s.key(s.column(x[k]), s.row(y[k]));
+        order[k] = k;
+    }
+};
+
+/// Moves a point outside the grid or inside a blocked cell to the nearest
+/// point (kWallGap inside) of the grid and then of an open cell among the 8
+/// around its cell; leaves it where it is when none is open.
+CC_HD inline void escapeBlocked(const GridInfo& g, View2<const std::uint8_t> blocked, float& x, float& y) {
+    const float gap = kWallGap * g.h;
+    // into the grid
+    const float x0 = g.ox + gap, x1 = g.ox + g.nx * g.h - gap, y0 = g.oy + gap, y1 = g.oy + g.ny * g.h - gap;
+    x = x < x0 ? x0 : (x > x1 ? x1 : x);
+    y = y < y0 ? y0 : (y > y1 ? y1 : y);
+    int ci, cj;
+    g.cellOf(x, y, ci, cj);
+    if (cellOpen(blocked, ci, cj)) return;
+    // nearest point of an open neighbour cell (fixed order breaks ties)
+    float best = INFINITY, bx = x, by = y;
+    for (int dj = -1; dj <= 1; ++dj)
+        for (int di = -1; di <= 1; ++di) {
+            const int i = ci + di, j = cj + dj;
+            if ((di == 0 && dj == 0) || !cellOpen(blocked, i, j)) continue;
+            const float lx = g.ox + i * g.h + gap, hx = g.ox + (i + 1) * g.h - gap;
+            const float ly = g.oy + j * g.h + gap, hy = g.oy + (j + 1) * g.h - gap;
+            const float qx = x < lx ? lx : (x > hx ? hx : x), qy = y < ly ? ly : (y > hy ? hy : y);
+            const float d2 = (qx - x) * (qx - x) + (qy - y) * (qy - y);
+            if (d2 < best) { best = d2; bx = qx; by = qy; }
+        }
+    x = bx;
+    y = by;
+}
+
+/// Unit direction for two coincident agents lo < hi: a fixed angle per pair
+/// (integer hash), so the pair separates the same way on every run.
+CC_HD inline void coincidentDirection(int lo, int hi, float& ux, float& uy) {
+    unsigned hsh = static_cast<unsigned>(lo) * 2654435761u ^ (static_cast<unsigned>(hi) + 0x9e3779b9u) * 2246822519u;
+    hsh ^= hsh >> 15;
+    const float theta = static_cast<float>(hsh >> 8) * (6.28318531f / 16777216.f);
+    ux = cosf(theta);
+    uy = sinf(theta);
+}
+
+/// One Jacobi pass for agent k (DESIGN.md §5): for every neighbour closer
+/// than d_min (3x3 neighbour cells, old positions), a push of half the
+/// overlap along the line between them (coincident agents: a fixed direction
+/// per pair, opposite for the two); the summed push is then applied
+/// confined to open cells (moveConfined from the old position), after an
+/// agent outside the grid or in a blocked cell was first moved out.
+struct SeparatePushKernel {
+    View1<const float> x, y;        ///< Old positions. [Units: m]
+    View1<const int> key, order;    ///< Sorted neighbour-grid keys and agent per slot.
+    int n = 0;                      ///< Agents.
+    SeparationGrid s;
+    GridInfo g;
+    View2<const std::uint8_t> blocked;
+    float dMin = 0.f;               ///< [Units: m] [Limit: > 0, <= s.cell]
+    View1<float> xOut, yOut;        ///< New positions. [Units: m]
+
+    CC_HD void operator()(int k) const {
+        float xi = x[k], yi = y[k];
+        const int ci = s.column(xi), cj = s.row(yi);
+        const int c0 = ci > 0 ? ci - 1 : 0, c1 = ci + 1 < s.nx ? ci + 1 : s.nx - 1;
+        float px = 0.f, py = 0.f;
+        // neighbours in the 3x3 cells: per row one contiguous key range, in sorted (deterministic) order
+        for (int r = cj - 1; r <= cj + 1; ++r) {
+            if (r < 0 || r >= s.ny) continue;
+            const int b = firstKeyAtLeast(key.data, n, s.key(c0, r)), e = firstKeyAtLeast(key.data, n, s.key(c1, r) + 1);
+            for (int q = b; q < e; ++q) {
+                const int o = order[q];
+                if (o == k) continue;
+                const float dx = xi - x[o], dy = yi - y[o];
+                const float d2 = dx * dx + dy * dy;
+                if (!(d2 < dMin * dMin)) continue;
+                // half the overlap along the line (a fixed pair direction when coincident)
+                const float d = sqrtf(d2);
+                float ux, uy;
+                if (d > 1e-6f * dMin) { ux = dx / d; uy = dy / d; }
+                else {
+                    coincidentDirection(k < o ? k : o, k < o ? o : k, ux, uy);
+                    if (k > o) { ux = -ux; uy = -uy; }
+                }
+                const float push = 0.5f * (dMin - d);
+                px += push * ux;
+                py += push * uy;
+            }
+        }
+        // out of walls, then the push without entering a blocked cell
+        escapeBlocked(g, blocked, xi, yi);
+        const ConfinedMove m = moveConfined(g, blocked, xi, yi, px, py);
+        xOut[k] = m.x;
+        yOut[k] = m.y;
+    }
+};
+
+/// Copies positions between buffers.
+struct CopyPositionsKernel {
+    View1<const float> xIn, yIn;
+    View1<float> xOut, yOut;
+    CC_HD void operator()(int k) const {
+        xOut[k] = xIn[k];
+        yOut[k] = yIn[k];
+    }
+};
+
+}  // namespace ccrowd::sim

@@ -1,0 +1,76 @@
+/// @file run_summary.cpp
+#include "io/run_summary.hpp"
+
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "io/file_bytes.hpp"
+
+namespace ccrowd::io {
+
+namespace {
+double stepsPerSecond(const Simulation& sim, double wall) { return wall > 0 ? sim.steps() / wall : 0.0; }
+}  // namespace
+
+void printSummary(std::ostream& out, const Simulation& sim, double wallSeconds, bool interrupted) {
+    out << (interrupted ? "run interrupted" : "run finished") << " at t = " << std::fixed << std::setprecision(2) << sim.time()
+        << " s after " << sim.steps() << " steps (" << std::setprecision(1) << stepsPerSecond(sim, wallSeconds)
+        << " steps/s, " << std::setprecision(2) << wallSeconds << " s wall, backend " << backendName(sim.exec().backend)
+        << ")\n";
+    out << "agents: spawned " << sim.spawnedTotal() << ", exited " << sim.exitedTotal() << ", remaining " << sim.agentCount()
+        << "\n";
+    out << "groups:\n";
+    for (const GroupStats& g : sim.groupStats()) {
+        out << "  " << std::left << std::setw(16) << g.name << std::right << " spawned " << std::setw(7) << g.spawned
+            << "  exited " << std::setw(7) << g.exited << "  remaining " << std::setw(7) << g.remaining;
+        if (g.remaining == 0 && g.exited > 0) out << "  evacuation time " << std::setprecision(2) << g.last_exit << " s";
+        else if (g.exited > 0) out << "  last exit " << std::setprecision(2) << g.last_exit << " s (not evacuated)";
+        else out << "  no exit yet";
+        out << "\n";
+    }
+    out << "mean ms per step by stage:\n";
+    const StageTimes& t = sim.times();
+    double total = 0;
+    for (int s = 0; s < kStageCount; ++s) total += t.mean(static_cast<Stage>(s));
+    for (int s = 0; s < kStageCount; ++s)
+        out << "  " << std::left << std::setw(17) << stageName(static_cast<Stage>(s)) << std::right << std::setw(9)
+            << std::setprecision(3) << t.mean(static_cast<Stage>(s)) << "\n";
+    out << "  " << std::left << std::setw(17) << "total" << std::right << std::setw(9) << std::setprecision(3) << total << "\n";
+    const StepReport& r = sim.lastReport();
+    out << "last step: pressure residual " << std::setprecision(4) << r.pressure_residual << " 1/m^2 after "
+        << r.pressure_iterations << " iterations" << (r.pressure_converged ? "" : " (iteration budget reached)") << ", "
+        << r.potentials_solved << " eikonal solves (" << std::setprecision(2) << r.potential_updates_per_cell
+        << " updates/cell)\n";
+    out.unsetf(std::ios::floatfield);
+}
+
+void writeSummary(const std::string& dir, const Simulation& sim, double wallSeconds, bool interrupted) {
+    nlohmann::json j;
+    j["scene"] = sim.scene().path;
+    j["interrupted"] = interrupted;
+    j["time_s"] = sim.time();
+    j["steps"] = sim.steps();
+    j["wall_s"] = wallSeconds;
+    j["steps_per_s"] = stepsPerSecond(sim, wallSeconds);
+    j["backend"] = backendName(sim.exec().backend);
+    j["agents"] = {{"spawned", sim.spawnedTotal()}, {"exited", sim.exitedTotal()}, {"remaining", sim.agentCount()}};
+    for (const GroupStats& g : sim.groupStats()) {
+        nlohmann::json gj{{"name", g.name}, {"spawned", g.spawned}, {"exited", g.exited}, {"remaining", g.remaining}};
+        gj["first_exit_s"] = g.first_exit >= 0 ? nlohmann::json(g.first_exit) : nlohmann::json(nullptr);
+        gj["evacuation_time_s"] = (g.remaining == 0 && g.exited > 0) ? nlohmann::json(g.last_exit) : nlohmann::json(nullptr);
+        j["groups"].push_back(gj);
+    }
+    for (int s = 0; s < kStageCount; ++s) j["stage_ms_mean"][stageName(static_cast<Stage>(s))] = sim.times().mean(static_cast<Stage>(s));
+    const std::string text = j.dump(2) + "\n";
+    writeFileAtomic(dir + "/summary.json", text.data(), text.size());
+    // exits.csv: one line per agent that left
+    std::ostringstream csv;
+    csv << "id,group,exit_time_s\n";
+    for (const ExitRecord& e : sim.exits()) csv << e.id << ',' << sim.groupStats()[static_cast<std::size_t>(e.group)].name << ',' << e.time << "\n";
+    const std::string c = csv.str();
+    writeFileAtomic(dir + "/exits.csv", c.data(), c.size());
+}
+
+}  // namespace ccrowd::io

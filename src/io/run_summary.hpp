@@ -1,0 +1,22 @@
+#pragma once
+/// @file run_summary.hpp
+/// The end-of-run summary: printed for people, and written as summary.json
+/// (and exits.csv) into the output directory.
+
+#include <iosfwd>
+#include <string>
+
+#include "ccrowd/simulation.hpp"
+
+namespace ccrowd::io {
+
+/// Human-readable summary: agents spawned / exited / remaining, each group's
+/// evacuation time, steps/s, mean ms per stage.
+/// @param wallSeconds Wall time of the stepping loop. [Units: s]
+void printSummary(std::ostream& out, const Simulation& sim, double wallSeconds, bool interrupted);
+
+/// Writes <dir>/summary.json and <dir>/exits.csv atomically.
+/// Throws InputError / Error naming the path on failure.
+void writeSummary(const std::string& dir, const Simulation& sim, double wallSeconds, bool interrupted);
+
+}  // namespace ccrowd::io

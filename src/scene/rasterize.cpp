@@ -1,0 +1,136 @@
+/// @file rasterize.cpp
+/// Scene -> SceneGrid: blocked cells, discomfort, terrain, goal, spawn and
+/// source cells (rules in scene.hpp), then the grid checks of scene_checks.cpp.
+
+#include <algorithm>
+#include <cmath>
+
+#include "ccrowd/scene.hpp"
+#include "scene_internal.hpp"
+
+namespace ccrowd {
+
+namespace {
+
+using scene_detail::failAt;
+using scene_detail::formatNumber;
+
+/// Calls f(index) for every cell whose centre is inside @p p.
+template <class F>
+void forCellsIn(const Polygon& p, const geom::GridGeom& g, std::vector<geom::Run>& runs, F f) {
+    runs.clear();
+    geom::polygonRuns(p, g, runs);
+    for (const geom::Run& r : runs) {
+        for (int i = r.i0; i < r.i1; ++i) f(i + r.j * g.nx);
+    }
+}
+
+/// Open cells whose centre is inside any of @p polys, sorted.
+std::vector<int> openCellsIn(const std::vector<Polygon>& polys, const geom::GridGeom& g,
+                             const Field<std::uint8_t>& blocked, std::vector<geom::Run>& runs) {
+    std::vector<int> cells;
+    for (const Polygon& p : polys) {
+        forCellsIn(p, g, runs, [&](int c) { if (!blocked.host()[c]) cells.push_back(c); });
+    }
+    std::sort(cells.begin(), cells.end());
+    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    return cells;
+}
+
+/// Domain sanity for scenes built in code (parsed scenes are already checked).
+void checkDomain(const Scene& s, const geom::GridGeom& g) {
+    const int cap = scene_limits::kMaxCellsPerAxis;
+    const bool finite = std::isfinite(s.width) && std::isfinite(s.height) && std::isfinite(s.cell) &&
+                        std::isfinite(s.origin.x) && std::isfinite(s.origin.y);
+    if (!finite || !(s.width > 0) || !(s.height > 0) || !(s.cell > 0)) {
+        failAt(s.label, "/domain", "", "width, height and cell must be finite and > 0",
+               "width > 0, height > 0, cell > 0 [m]");
+    }
+    if (g.nx > cap || g.ny > cap) {
+        failAt(s.label, "/domain", "", "grid too large: " + std::to_string(g.nx) + " x " + std::to_string(g.ny) + " cells",
+               "at most " + std::to_string(cap) + " cells per axis");
+    }
+}
+
+}  // namespace
+
+void SceneGrid::cellOf(float x, float y, int& i, int& j) const {
+    const double fi = std::floor((static_cast<double>(x) - origin.x) / h);
+    const double fj = std::floor((static_cast<double>(y) - origin.y) / h);
+    i = static_cast<int>(std::clamp(std::isnan(fi) ? 0.0 : fi, 0.0, static_cast<double>(nx - 1)));
+    j = static_cast<int>(std::clamp(std::isnan(fj) ? 0.0 : fj, 0.0, static_cast<double>(ny - 1)));
+}
+
+SceneGrid rasterizeScene(const Scene& s) {
+    const geom::GridGeom g = scene_detail::gridGeom(s);
+    checkDomain(s, g);
+    SceneGrid grid;
+    grid.nx = g.nx;
+    grid.ny = g.ny;
+    grid.h = s.cell;
+    grid.origin = s.origin;
+    std::vector<geom::Run> runs;
+
+    // Walkable area: everything, or only the cells inside its polygons.
+    grid.blocked.assign(g.nx, g.ny, s.walkable.empty() ? 0 : 1);
+    std::uint8_t* blocked = grid.blocked.host();
+    for (const Polygon& p : s.walkable) forCellsIn(p, g, runs, [&](int c) { blocked[c] = 0; });
+
+    // Cells whose centre is past the domain's far edges (width/cell not whole).
+    const int iEnd = g.firstColumnAtOrAfter(static_cast<double>(s.origin.x) + s.width);
+    const int jEnd = g.firstRowAtOrAfter(static_cast<double>(s.origin.y) + s.height);
+    for (int j = 0; j < g.ny; ++j) {
+        for (int i = 0; i < g.nx; ++i) {
+            if (i >= iEnd || j >= jEnd) blocked[i + j * g.nx] = 1;
+        }
+    }
+
+    // Obstacles and floor plans.
+    for (const Polygon& p : s.obstacles) forCellsIn(p, g, runs, [&](int c) { blocked[c] = 1; });
+    for (std::size_t k = 0; k < s.floor_plans.size(); ++k) {
+        scene_detail::applyFloorPlan(s, static_cast<int>(k), g, grid.blocked);
+    }
+
+    // Discomfort: max of overlapping regions; terrain: min factor.
+    grid.discomfort.assign(g.nx, g.ny, 0.f);
+    grid.terrain.assign(g.nx, g.ny, 1.f);
+    for (const DiscomfortSpec& d : s.discomfort) {
+        float* out = grid.discomfort.host();
+        forCellsIn(d.area, g, runs, [&](int c) { out[c] = std::max(out[c], d.value); });
+    }
+    for (const TerrainSpec& t : s.terrain) {
+        float* out = grid.terrain.host();
+        forCellsIn(t.area, g, runs, [&](int c) { out[c] = std::min(out[c], t.factor); });
+    }
+
+    // Goal cells: open centres inside; a polygon covering no centre at all
+    // (thinner than a cell) uses the open cells it overlaps.
+    for (const GoalSpec& goal : s.goals) {
+        std::vector<int> cells;
+        for (const Polygon& p : goal.areas) {
+            bool anyCentre = false;
+            forCellsIn(p, g, runs, [&](int c) {
+                anyCentre = true;
+                if (!blocked[c]) cells.push_back(c);
+            });
+            if (!anyCentre) {
+                for (int c : geom::overlappedCells(p, g)) {
+                    if (!blocked[c]) cells.push_back(c);
+                }
+            }
+        }
+        std::sort(cells.begin(), cells.end());
+        cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+        grid.goal_cells.push_back(std::move(cells));
+    }
+
+    // Spawn and source cells.
+    for (const GroupSpec& group : s.groups) grid.spawn_cells.push_back(openCellsIn(group.spawn, g, grid.blocked, runs));
+    for (const SourceSpec& src : s.sources) grid.source_cells.push_back(openCellsIn({src.region}, g, grid.blocked, runs));
+
+    // Goals reachable, counts fit: fail before anything runs.
+    scene_detail::checkGrid(s, grid);
+    return grid;
+}
+
+}  // namespace ccrowd

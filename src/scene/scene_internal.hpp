@@ -1,0 +1,48 @@
+#pragma once
+/// @file scene_internal.hpp
+/// Steps of scene loading shared between the files of src/scene/.
+
+#include <string>
+
+#include "ccrowd/scene.hpp"
+#include "json_reader.hpp"
+#include "polygon.hpp"
+
+namespace ccrowd::scene_detail {
+
+/// Document -> Scene: keys, types and ranges of every field (scene_parse.cpp).
+Scene parseDocument(const json& doc, const std::string& label);
+
+/// "model": {...} -> ModelParams, defaults for absent keys (scene_model.cpp).
+ModelParams parseModel(const Node& n);
+
+/// Cross-field checks on a parsed scene: unique names, routes and sources
+/// naming existing goals and groups, spawn and source regions inside the
+/// domain, densities within rho_limit, agent totals (scene_validate.cpp).
+void validateScene(const Scene& scene);
+
+/// Cells along x and y for a domain: ceil(size / cell) (tolerating float
+/// rounding of exact multiples).
+int cellsAlong(double size, double cell);
+
+/// Grid geometry of a scene's domain.
+geom::GridGeom gridGeom(const Scene& scene);
+
+/// Loads floor plan @p k of @p scene and marks cells on dark pixels as
+/// blocked (floor_plan.cpp). Throws InputError naming /floor_plans/k/image.
+void applyFloorPlan(const Scene& scene, int k, const geom::GridGeom& g, Field<std::uint8_t>& blocked);
+
+/// Grid-level checks (scene_checks.cpp): goals cover open cells, spawn and
+/// source regions have open cells and reach their goals, counts fit.
+/// Fills grid.group_count.
+void checkGrid(const Scene& scene, SceneGrid& grid);
+
+/// Reads at most @p maxBytes of a file (never hangs on /proc or device
+/// files that report a size of 0). Throws InputError with the system's
+/// reason, or "larger than N bytes" (scene_load.cpp).
+std::string readFileLimited(const std::string& path, long long maxBytes);
+
+/// "/groups/3" style paths.
+inline std::string itemPath(const char* list, std::size_t k) { return std::string("/") + list + "/" + std::to_string(k); }
+
+}  // namespace ccrowd::scene_detail

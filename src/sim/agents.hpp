@@ -1,0 +1,64 @@
+#pragma once
+/// @file agents.hpp
+/// The agents of a simulation as a structure of arrays (host master copy,
+/// mirrored on the device for the CUDA backend), with the host-side parts of
+/// the exit_spawn stage: adding agents, route advance, exits, compaction.
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "ccrowd/field.hpp"
+#include "ccrowd/scene.hpp"
+#include "ccrowd/simulation.hpp"
+#include "sim/stages.hpp"
+
+namespace ccrowd::sim {
+
+/// An agent that left through its final goal.
+struct ExitEvent {
+    int id = 0;
+    int group = 0;
+};
+
+/// Index of the goal a group walks to at a route step.
+int goalIndex(const Scene& scene, int group, int routeStep);
+
+/// Draws a free speed from normal(mean, sd) clamped to [min, max].
+float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng);
+
+/// Structure-of-arrays agent storage.
+class AgentStore {
+public:
+    int size() const { return x_.size(); }
+    /// Appends an agent at rest. [Units: m, m/s, m]
+    void add(float x, float y, float vmax, float radius, int group, int field, int routeStep);
+    /// Views on the side @p ex runs on (uploads the host arrays for CUDA).
+    AgentViews views(const Exec& ex);
+    /// Copies device arrays back to the host (CUDA backend; no-op on the CPU).
+    void download(const Exec& ex);
+    /// 1 for every field index some agent follows. [Size: fieldCount]
+    std::vector<int> fieldsInUse(int fieldCount) const;
+    /// Agents inside their route goal (goalMask of the goal, by cell) move
+    /// on to the next route step, or leave at their final goal when it is an
+    /// exit. Leaving agents are removed (order of the others kept).
+    /// @param routeGoal [group][route step] -> goal index.
+    std::vector<ExitEvent> advanceRoutes(const Scene& scene, const SceneGrid& grid,
+                                         const std::vector<Field<std::uint8_t>>& goalMask,
+                                         const std::vector<std::vector<int>>& routeGoal,
+                                         const std::vector<std::vector<int>>& fieldOf);
+    /// Host copy for readers.
+    AgentSnapshot snapshot() const;
+    /// Positions, for spawn overlap tests.
+    const std::vector<float>& xs() const { return x_.vector(); }
+    const std::vector<float>& ys() const { return y_.vector(); }
+    /// Bytes of per-agent storage held here.
+    std::size_t bytesPerAgent() const;
+
+private:
+    Array<float> x_, y_, vx_, vy_, px_, py_, vmax_, radius_;
+    Array<int> field_, id_, group_, step_;
+    int nextId_ = 0;
+};
+
+}  // namespace ccrowd::sim

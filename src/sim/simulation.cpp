@@ -1,0 +1,299 @@
+/// @file simulation.cpp
+/// The step of seed 003 as a list of named, timed stages (DESIGN.md §2).
+/// Stage maths lives in kernels/; this file orders the stages, owns the
+/// buffers, and handles exits, spawns and the route of each group.
+
+#include "ccrowd/simulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+#include "ccrowd/error.hpp"
+#include "ccrowd/placement.hpp"
+#include "../../kernels/pressure.hpp"
+#include "../../kernels/separate.hpp"
+#include "../../kernels/splat.hpp"
+#include "sim/agents.hpp"
+#include "sim/sources.hpp"
+#include "sim/stages.hpp"
+
+namespace ccrowd {
+
+const char* stageName(Stage s) {
+    static const char* names[kStageCount] = {"active_box", "splat", "speed", "cost", "potential",
+                                             "desired_velocity", "pressure", "agents", "separate", "exit_spawn"};
+    return names[static_cast<int>(s)];
+}
+
+struct Simulation::Impl {
+    Scene scene;
+    SceneGrid grid;
+    GridInfo gi;
+    Exec ex;
+    double time = 0.0;
+    long long steps = 0;
+    StageTimes times;
+    StepReport report;
+    sim::AgentStore agents;
+    std::vector<GroupStats> groups;
+    std::vector<ExitRecord> exits;
+    sim::SourceSpawner spawner;
+
+    // fields (DESIGN.md §2 names)
+    Field<float> density, pressure, rhoScratch;
+    Field<sim::Vel2> meanVelocity, meanPreferred, corrected, velScratch;
+    Field<sim::Face4> speed;
+    Field<FaceCost> cost;
+    std::vector<Field<float>> potential;         ///< One per (group, route step).
+    std::vector<Field<sim::Vel2>> desired;       ///< Same indexing.
+    std::vector<int> fieldGroup, fieldStep;      ///< Whose field k is.
+    std::vector<std::vector<int>> fieldOf;       ///< [group][route step] -> field.
+    std::vector<std::vector<int>> routeGoal;     ///< [group][route step] -> goal index.
+    std::vector<Field<std::uint8_t>> goalMask;   ///< Per goal: 1 on its cells.
+    std::vector<FimSolver> solvers;              ///< One per field: workspaces kept between steps.
+    sim::SplatWorkspace splatWs;
+    sim::PressureWorkspace pressureWs;
+    sim::SeparateWorkspace separateWs;
+
+    Impl(Scene s, const Exec& e);
+    void setupFields();
+    void placeInitialAgents();
+    void step();
+    template <class F>
+    void timed(Stage s, F&& f);
+    void exitAndSpawn();
+};
+
+Simulation::Impl::Impl(Scene s, const Exec& e) : scene(std::move(s)), ex(e) {
+    grid = rasterizeScene(scene);
+    gi = GridInfo{grid.nx, grid.ny, grid.h, grid.origin.x, grid.origin.y};
+    groups.resize(scene.groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) groups[g].name = scene.groups[g].name;
+    setupFields();
+    placeInitialAgents();
+    spawner = sim::SourceSpawner(scene, grid);
+}
+
+void Simulation::Impl::setupFields() {
+    const int nx = grid.nx, ny = grid.ny;
+    density.assign(nx, ny, 0.f);
+    rhoScratch.assign(nx, ny, 0.f);
+    pressure.assign(nx, ny, 0.f);
+    meanVelocity.assign(nx, ny, sim::Vel2{});
+    meanPreferred.assign(nx, ny, sim::Vel2{});
+    velScratch.assign(nx, ny, sim::Vel2{});
+    corrected.assign(nx, ny, sim::Vel2{});
+    speed.assign(nx, ny, sim::Face4{});
+    cost.assign(nx, ny, FaceCost{});
+    // CUDA: static grids and zeroed fields live on the device from now on
+    if (ex.backend == Backend::Cuda) {
+        grid.blocked.upload(); grid.terrain.upload(); grid.discomfort.upload();
+        density.upload(); rhoScratch.upload(); pressure.upload();
+        meanVelocity.upload(); meanPreferred.upload(); velScratch.upload(); corrected.upload();
+        speed.upload(); cost.upload();
+    }
+    // goal masks: the exit test of each agent reads its goal's mask
+    goalMask.resize(scene.goals.size());
+    for (std::size_t k = 0; k < scene.goals.size(); ++k) {
+        goalMask[k].assign(nx, ny, 0);
+        for (int c : grid.goal_cells[k]) goalMask[k].host()[c] = 1;
+    }
+    // one potential field per (group, route step): goals change along a route
+    fieldOf.resize(scene.groups.size());
+    routeGoal.resize(scene.groups.size());
+    for (std::size_t g = 0; g < scene.groups.size(); ++g) {
+        for (std::size_t r = 0; r < scene.groups[g].route.size(); ++r) {
+            routeGoal[g].push_back(sim::goalIndex(scene, static_cast<int>(g), static_cast<int>(r)));
+            fieldOf[g].push_back(static_cast<int>(potential.size()));
+            fieldGroup.push_back(static_cast<int>(g));
+            fieldStep.push_back(static_cast<int>(r));
+            potential.emplace_back(nx, ny, INFINITY);
+            desired.emplace_back(nx, ny, sim::Vel2{});
+            if (ex.backend == Backend::Cuda) desired.back().upload();
+            solvers.emplace_back(ex);
+        }
+    }
+}
+
+void Simulation::Impl::placeInitialAgents() {
+    const float dMin = scene.params.d_min;
+    for (std::size_t g = 0; g < scene.groups.size(); ++g) {
+        const GroupSpec& spec = scene.groups[g];
+        const std::vector<Vec2> pos = placeAgents(scene, grid, static_cast<int>(g), scene.params.seed,
+                                                   std::max(dMin, placementDistance(scene, static_cast<int>(g))));
+        std::mt19937_64 rng(scene.params.seed * 1000003ULL + g);
+        for (const Vec2& p : pos) {
+            agents.add(p.x, p.y, sim::drawSpeed(spec.speed, rng), spec.radius, static_cast<int>(g), fieldOf[g][0], 0);
+        }
+        groups[g].spawned += static_cast<long long>(pos.size());
+        groups[g].remaining += static_cast<long long>(pos.size());
+    }
+}
+
+template <class F>
+void Simulation::Impl::timed(Stage s, F&& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    times.total_ms[static_cast<int>(s)] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void Simulation::Impl::step() {
+    const ModelParams& mp = scene.params;
+    sim::AgentViews a = agents.views(ex);
+    const sim::SpeedParams sp{mp.rho_min, mp.rho_max, mp.v0, mp.rho_jam, mp.gamma_fd, 0.05f};
+    CellRange box;
+    // (a) active box: per-cell work stays inside the crowd's AABB + margin (seed 003 §2.2)
+    timed(Stage::ActiveBox, [&] { box = sim::activeBox(ex, a, gi, mp.box_margin); });
+    // (b) splat: density and mean velocity
+    timed(Stage::Splat, [&] {
+        sim::splat(ex, a, gi, box, splatWs, density.view(ex), meanVelocity.view(ex), velScratch.view(ex));
+    });
+    // (c) speed on the four faces (Treuille 2006 §4.2)
+    timed(Stage::Speed, [&] {
+        sim::speed(ex, gi, box, sp, density.view(ex), meanVelocity.view(ex), grid.terrain.view(ex), grid.blocked.view(ex),
+                   speed.view(ex));
+    });
+    // (d) unit cost per face (Treuille 2006 eq. 4)
+    timed(Stage::Cost, [&] {
+        sim::unitCost(ex, gi, box, sim::CostParams{mp.alpha, mp.beta, mp.gamma}, sp, speed.view(ex),
+                      grid.discomfort.view(ex), grid.terrain.view(ex), grid.blocked.view(ex), cost.view(ex));
+    });
+    // (e) potential per field that has agents: eikonal |grad phi| = C, goals as sources (FIM)
+    const std::vector<int> used = agents.fieldsInUse(static_cast<int>(potential.size()));
+    timed(Stage::Potential, [&] {
+        report.potentials_solved = 0;
+        report.potentials_converged = true;
+        double upc = 0.0;
+        for (std::size_t k = 0; k < potential.size(); ++k) {
+            if (!used[k]) continue;
+            const int goalIdx = routeGoal[static_cast<std::size_t>(fieldGroup[k])][static_cast<std::size_t>(fieldStep[k])];
+            const GoalSpec& goal = scene.goals[static_cast<std::size_t>(goalIdx)];
+            EikonalProblem prob;
+            prob.h = grid.h;
+            prob.blocked = &grid.blocked;
+            prob.cost = &cost;
+            for (int c : grid.goal_cells[static_cast<std::size_t>(goalIdx)])
+                prob.sources.push_back({c % grid.nx, c / grid.nx, goal.potential});
+            EikonalOptions opt;
+            opt.validate = false;  // costs come from unitCost: finite and positive by construction
+            const EikonalStats st = solvers[k].solve(prob, potential[k], opt);
+            report.potentials_converged = report.potentials_converged && st.converged;
+            upc += st.updates_per_cell;
+            ++report.potentials_solved;
+        }
+        report.potential_updates_per_cell = report.potentials_solved ? upc / report.potentials_solved : 0.0;
+    });
+    // (f) desired velocity per field, then each agent's preferred velocity
+    timed(Stage::DesiredVelocity, [&] {
+        std::vector<View2<const sim::Vel2>> views(potential.size());
+        for (std::size_t k = 0; k < potential.size(); ++k) {
+            if (used[k])
+                sim::desiredVelocity(ex, gi, box, potential[k].view(ex), speed.view(ex), grid.blocked.view(ex),
+                                     desired[k].view(ex));
+            views[k] = desired[k].view(ex);
+        }
+        sim::preferredVelocity(ex, a, gi, views.data(), static_cast<int>(views.size()), mp.v0, grid.blocked.view(ex));
+    });
+    // (g) UIC pressure (Narain 2009): mean preferred velocity, then the LCP
+    timed(Stage::Pressure, [&] {
+        sim::splat(ex, a, gi, box, splatWs, rhoScratch.view(ex), velScratch.view(ex), meanPreferred.view(ex));
+        const sim::PressureParams pp{mp.rho_limit, mp.dt, mp.pressure_iterations, mp.pressure_tolerance};
+        const sim::PressureStats ps = sim::pressure(ex, gi, box, pp, density.view(ex), meanPreferred.view(ex),
+                                                    grid.blocked.view(ex), pressureWs, pressure.view(ex), corrected.view(ex));
+        report.pressure_residual = ps.residual;
+        report.pressure_iterations = ps.iterations;
+        report.pressure_converged = ps.converged;
+    });
+    // (h) agents: corrected velocity, clamp, advect (never into walls)
+    timed(Stage::Agents, [&] {
+        sim::agentVelocity(ex, a, gi, pressure.view(ex), grid.blocked.view(ex));
+        sim::advect(ex, a, gi, grid.blocked.view(ex), mp.dt);
+    });
+    // (i) separate: minimum distance d_min between agents and from walls
+    timed(Stage::Separate, [&] {
+        sim::separate(ex, a, gi, grid.blocked.view(ex), mp.d_min, mp.separation_passes, separateWs);
+        agents.download(ex);  // exits, spawns and readers work on the host copy
+    });
+    time += mp.dt;
+    ++steps;
+    // (j) exit and spawn
+    timed(Stage::ExitSpawn, [&] { exitAndSpawn(); });
+    ++times.steps;
+}
+
+void Simulation::Impl::exitAndSpawn() {
+    // agents inside their route goal: leave at an exit, else walk to the next goal
+    std::vector<sim::ExitEvent> left = agents.advanceRoutes(scene, grid, goalMask, routeGoal, fieldOf);
+    for (const sim::ExitEvent& e : left) {
+        exits.push_back({e.id, e.group, time});
+        GroupStats& gs = groups[static_cast<std::size_t>(e.group)];
+        ++gs.exited;
+        --gs.remaining;
+        if (gs.first_exit < 0) gs.first_exit = time;
+        gs.last_exit = time;
+    }
+    // sources: new agents at their rate, never overlapping others
+    const std::vector<sim::SpawnEvent> born = spawner.spawn(time, scene.params.dt, agents, scene.params.d_min);
+    for (const sim::SpawnEvent& b : born) {
+        const GroupSpec& spec = scene.groups[static_cast<std::size_t>(b.group)];
+        agents.add(b.x, b.y, b.vmax, spec.radius, b.group, fieldOf[static_cast<std::size_t>(b.group)][0], 0);
+        ++groups[static_cast<std::size_t>(b.group)].spawned;
+        ++groups[static_cast<std::size_t>(b.group)].remaining;
+    }
+}
+
+Simulation::Simulation(Scene scene, const Exec& ex) : impl_(std::make_unique<Impl>(std::move(scene), ex)) {}
+Simulation::~Simulation() = default;
+
+void Simulation::step() { impl_->step(); }
+
+bool Simulation::finished() const {
+    const Impl& m = *impl_;
+    const ModelParams& p = m.scene.params;
+    if (m.time >= p.duration - 0.5 * p.dt) return true;
+    if (p.max_steps >= 0 && m.steps >= p.max_steps) return true;
+    return m.agents.size() == 0 && !m.spawner.pending(m.time);
+}
+
+double Simulation::time() const { return impl_->time; }
+long long Simulation::steps() const { return impl_->steps; }
+int Simulation::agentCount() const { return impl_->agents.size(); }
+long long Simulation::spawnedTotal() const {
+    long long n = 0;
+    for (const GroupStats& g : impl_->groups) n += g.spawned;
+    return n;
+}
+long long Simulation::exitedTotal() const {
+    long long n = 0;
+    for (const GroupStats& g : impl_->groups) n += g.exited;
+    return n;
+}
+const Scene& Simulation::scene() const { return impl_->scene; }
+const SceneGrid& Simulation::grid() const { return impl_->grid; }
+const Exec& Simulation::exec() const { return impl_->ex; }
+const StageTimes& Simulation::times() const { return impl_->times; }
+const StepReport& Simulation::lastReport() const { return impl_->report; }
+const std::vector<GroupStats>& Simulation::groupStats() const { return impl_->groups; }
+const std::vector<ExitRecord>& Simulation::exits() const { return impl_->exits; }
+AgentSnapshot Simulation::agents() const { return impl_->agents.snapshot(); }
+const Field<float>& Simulation::density() const { return impl_->density; }
+const Field<float>& Simulation::pressure() const { return impl_->pressure; }
+const Field<float>& Simulation::potential(int k) const { return impl_->potential.at(static_cast<std::size_t>(k)); }
+int Simulation::fieldCount() const { return static_cast<int>(impl_->potential.size()); }
+int Simulation::fieldGroup(int k) const { return impl_->fieldGroup.at(static_cast<std::size_t>(k)); }
+int Simulation::fieldStep(int k) const { return impl_->fieldStep.at(static_cast<std::size_t>(k)); }
+std::size_t Simulation::agentBytes() const {
+    // agent arrays plus the splat's per-agent sort buffers (key, order, fractions, velocities)
+    return impl_->agents.bytesPerAgent() + 8 * sizeof(float);
+}
+std::size_t Simulation::gridBytes() const {
+    const Impl& m = *impl_;
+    const std::size_t cells = static_cast<std::size_t>(m.grid.nx) * m.grid.ny;
+    std::size_t per = sizeof(float) * 4 + sizeof(sim::Vel2) * 4 + sizeof(sim::Face4) + sizeof(FaceCost) + 1 + 2 * sizeof(float);
+    per += m.potential.size() * (sizeof(float) + sizeof(sim::Vel2)) + m.goalMask.size();
+    return cells * per;
+}
+
+}  // namespace ccrowd
