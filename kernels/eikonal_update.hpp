@@ -62,9 +62,11 @@ CC_HD inline float eikonalIsotropic(float a, float b, float A) {
 /// two-sided roots of the x/y neighbour pairs (eikonalTwoSided). When both
 /// faces of an axis cost the same, the pair is the smaller neighbour of each
 /// axis (the usual "argmin per axis" rule) and one root suffices (and when
-/// all four faces cost the same, eikonalIsotropic needs no division); otherwise
-/// all four pairs are tried, which keeps the update monotone in the
-/// neighbours (needed for FIM and FMM to reach the same, unique solution).
+/// all four faces cost the same, eikonalIsotropic needs no division).
+/// Otherwise the argmin-per-axis root is kept when the chosen neighbours'
+/// terms dominate the others' at that value (so it is the Godunov root), and
+/// all four pairs are tried when they do not: the update stays monotone in
+/// the neighbours (needed for FIM and FMM to reach the same, unique solution).
 /// Never NaN for finite positive costs; +inf when all neighbours are +inf.
 CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const FaceCost& c, float h) {
     // each axis isotropic: its smaller neighbour is upwind; one pair decides
@@ -73,8 +75,15 @@ CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const F
         if (A == B) return eikonalIsotropic(a, b, A);
         return minf(minf(a + A, b + B), eikonalTwoSided(a, A, b, B));
     }
-    // anisotropic: the one-sided values and all four pairs
+    // anisotropic: per axis the neighbour with the lower one-sided value
     const float hE = c.e * h, hW = c.w * h, hN = c.n * h, hS = c.s * h;
+    const bool east = pE + hE <= pW + hW, north = pN + hN <= pS + hS;
+    const float a = east ? pE : pW, A = east ? hE : hW, a2 = east ? pW : pE, A2 = east ? hW : hE;
+    const float b = north ? pN : pS, B = north ? hN : hS, b2 = north ? pS : pN, B2 = north ? hS : hN;
+    const float r = minf(minf(a + A, b + B), eikonalTwoSided(a, A, b, B));
+    // r is the root when the chosen lines dominate at r (then the Godunov
+    // sum equals the chosen pair's, which is 1 at r); else try every pair
+    if ((r - a2) * A <= (r - a) * A2 && (r - b2) * B <= (r - b) * B2) return r;
     const float one = minf(minf(pE + hE, pW + hW), minf(pN + hN, pS + hS));
     const float ne = minf(eikonalTwoSided(pE, hE, pN, hN), eikonalTwoSided(pE, hE, pS, hS));
     const float nw = minf(eikonalTwoSided(pW, hW, pN, hN), eikonalTwoSided(pW, hW, pS, hS));

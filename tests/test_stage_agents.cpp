@@ -1,0 +1,198 @@
+/// @file test_stage_agents.cpp
+/// Agents stage (DESIGN.md §5), per backend: agentVelocity = preferred -
+/// grad p at the agent, clamped to vmax; advect moves by v dt, never into a
+/// blocked cell or out of the grid (random agents and velocities next to
+/// walls), slides along walls; thread-count determinism.
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends.hpp"
+#include "kernels/agents.hpp"
+#include "src/sim/stages.hpp"
+
+namespace ccrowd::test {
+namespace {
+
+using sim::AgentViews;
+
+/// Host agent arrays (structure of arrays).
+struct Agents {
+    Array<float> x, y, vx, vy, px, py, vmax, radius;
+    Array<int> field;
+
+    explicit Agents(int n)
+        : x(n), y(n), vx(n), vy(n), px(n), py(n), vmax(n, 1.34f), radius(n, 0.2f), field(n, 0) {}
+    int size() const { return x.size(); }
+    template <class F>
+    void each(F f) { f(x); f(y); f(vx); f(vy); f(px); f(py); f(vmax); f(radius); }
+    void upload() { each([](Array<float>& a) { a.upload(); }); field.upload(); }
+    void download() { each([](Array<float>& a) { a.download(); }); }
+    AgentViews views(const Exec& ex) {
+        AgentViews v;
+        v.n = size();
+        v.x = x.view(ex); v.y = y.view(ex); v.vx = vx.view(ex); v.vy = vy.view(ex);
+        v.px = px.view(ex); v.py = py.view(ex); v.vmax = vmax.view(ex); v.radius = radius.view(ex);
+        v.field = field.view(ex);
+        return v;
+    }
+};
+
+/// A grid with its blocked mask.
+struct World {
+    GridInfo g;
+    Field<std::uint8_t> blocked;
+    Field<float> p;
+    World(int nx, int ny, float h) : blocked(nx, ny, 0), p(nx, ny, 0.f) {
+        g.nx = nx; g.ny = ny; g.h = h; g.ox = -1.f; g.oy = 2.f;
+    }
+    bool openAt(float x, float y) const {
+        int i, j;
+        g.cellOf(x, y, i, j);
+        return g.inside(i, j) && !blocked(i, j);
+    }
+};
+
+void runVelocity(const Exec& ex, Agents& a, World& w) {
+    if (ex.backend == Backend::Cuda) { a.upload(); w.p.upload(); w.blocked.upload(); }
+    sim::agentVelocity(ex, a.views(ex), w.g, w.p.view(ex), w.blocked.view(ex));
+    if (ex.backend == Backend::Cuda) a.download();
+}
+
+void runAdvect(const Exec& ex, Agents& a, World& w, float dt) {
+    if (ex.backend == Backend::Cuda) { a.upload(); w.blocked.upload(); }
+    sim::advect(ex, a.views(ex), w.g, w.blocked.view(ex), dt);
+    if (ex.backend == Backend::Cuda) a.download();
+}
+
+/// Random walls: a border ring, a few wall segments and scattered cells.
+World wallWorld(std::mt19937& rng) {
+    World w(30, 20, 0.25f);
+    for (int j = 0; j < 20; ++j)
+        for (int i = 0; i < 30; ++i)
+            if (i == 0 || j == 0 || i == 29 || j == 19) w.blocked(i, j) = 1;
+    for (int j = 3; j < 15; ++j) w.blocked(10, j) = 1;
+    for (int i = 14; i < 26; ++i) w.blocked(i, 8) = 1;
+    std::uniform_int_distribution<int> ci(1, 28), cj(1, 18);
+    for (int k = 0; k < 40; ++k) w.blocked(ci(rng), cj(rng)) = 1;
+    return w;
+}
+
+class AgentsStage : public ::testing::TestWithParam<Exec> {};
+
+TEST_P(AgentsStage, VelocityIsPreferredWithoutPressureAndClampedToVmax) {
+    World w(10, 10, 0.5f);
+    Agents a(3);
+    a.x[0] = 1.1f; a.y[0] = 4.3f; a.px[0] = 0.8f; a.py[0] = -0.3f;
+    a.x[1] = 2.0f; a.y[1] = 5.0f; a.px[1] = 3.0f; a.py[1] = 4.0f; a.vmax[1] = 1.5f;  // too fast: clamped
+    a.x[2] = 0.0f; a.y[2] = 3.0f; a.px[2] = 0.5f; a.py[2] = 0.f; a.vmax[2] = 0.f;    // vmax 0: stands
+    runVelocity(GetParam(), a, w);
+    EXPECT_EQ(a.vx[0], 0.8f);
+    EXPECT_EQ(a.vy[0], -0.3f);
+    EXPECT_NEAR(a.vx[1], 0.9f, 1e-6f);
+    EXPECT_NEAR(a.vy[1], 1.2f, 1e-6f);
+    EXPECT_EQ(a.vx[2], 0.f);
+}
+
+TEST_P(AgentsStage, VelocityAddsMinusPressureGradient) {
+    // p = 0.2 x + 0.1 y: grad p = (0.2, 0.1) everywhere (one-sided at the edges too)
+    World w(12, 12, 0.5f);
+    for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i) w.p(i, j) = 0.2f * w.g.centreX(i) + 0.1f * w.g.centreY(j) + 3.f;
+    w.blocked(6, 6) = 1;  // a blocked stencil cell is skipped (weights renormalised)
+    Agents a(4);
+    const float xs[4] = {0.3f, 2.17f, -0.9f, 4.9f}, ys[4] = {4.4f, 5.2f, 2.1f, 7.9f};
+    for (int k = 0; k < 4; ++k) { a.x[k] = xs[k]; a.y[k] = ys[k]; a.px[k] = 0.5f; a.py[k] = 0.25f; }
+    runVelocity(GetParam(), a, w);
+    for (int k = 0; k < 4; ++k) {
+        EXPECT_NEAR(a.vx[k], 0.3f, 1e-5f) << k;
+        EXPECT_NEAR(a.vy[k], 0.15f, 1e-5f) << k;
+    }
+}
+
+TEST_P(AgentsStage, AdvectMovesByVelocityTimesDt) {
+    World w(20, 20, 0.5f);
+    Agents a(2);
+    a.x[0] = 1.f; a.y[0] = 5.f; a.vx[0] = 1.2f; a.vy[0] = -0.4f;
+    a.x[1] = 3.f; a.y[1] = 6.f; a.vx[1] = -20.f; a.vy[1] = 10.f;  // several cells in one step
+    runAdvect(GetParam(), a, w, 0.1f);
+    EXPECT_NEAR(a.x[0], 1.12f, 1e-5f);
+    EXPECT_NEAR(a.y[0], 4.96f, 1e-5f);
+    EXPECT_EQ(a.vx[0], 1.2f);
+    EXPECT_NEAR(a.x[1], 1.f, 1e-5f);
+    EXPECT_NEAR(a.y[1], 7.f, 1e-5f);
+}
+
+TEST_P(AgentsStage, AdvectSlidesAlongAWall) {
+    // wall column i = 6 (x in [2, 2.5)); agent just west of it, moving north-east
+    World w(12, 12, 0.5f);
+    for (int j = 0; j < 12; ++j) w.blocked(6, j) = 1;
+    Agents a(2);
+    a.x[0] = 1.9f; a.y[0] = 4.f; a.vx[0] = 1.f; a.vy[0] = 1.f;
+    // agent moving straight into the grid's south edge
+    a.x[1] = 0.f; a.y[1] = 2.05f; a.vx[1] = 0.3f; a.vy[1] = -1.f;
+    runAdvect(GetParam(), a, w, 0.2f);
+    EXPECT_TRUE(w.openAt(a.x[0], a.y[0]));
+    EXPECT_LT(a.x[0], 2.f);
+    EXPECT_GT(a.x[0], 1.99f);  // stopped at the wall
+    EXPECT_NEAR(a.y[0], 4.2f, 1e-5f);  // slid along it
+    EXPECT_EQ(a.vx[0], 0.f);
+    EXPECT_EQ(a.vy[0], 1.f);
+    EXPECT_NEAR(a.x[1], 0.06f, 1e-5f);
+    EXPECT_GE(a.y[1], 2.f);
+    EXPECT_LT(a.y[1], 2.05f);
+    EXPECT_EQ(a.vy[1], 0.f);
+    EXPECT_EQ(a.vx[1], 0.3f);
+}
+
+TEST_P(AgentsStage, AdvectNeverEntersABlockedCell) {
+    std::mt19937 rng(7);
+    World w = wallWorld(rng);
+    const int n = 2000;
+    Agents a(n);
+    std::uniform_real_distribution<float> ux(w.g.ox, w.g.ox + w.g.nx * w.g.h), uy(w.g.oy, w.g.oy + w.g.ny * w.g.h);
+    std::uniform_real_distribution<float> uv(-6.f, 6.f);  // up to 2.4 cells per step at dt 0.1
+    for (int k = 0; k < n; ++k) {
+        do { a.x[k] = ux(rng); a.y[k] = uy(rng); } while (!w.openAt(a.x[k], a.y[k]));
+    }
+    for (int step = 0; step < 30; ++step) {
+        for (int k = 0; k < n; ++k) { a.vx[k] = uv(rng); a.vy[k] = uv(rng); }
+        runAdvect(GetParam(), a, w, 0.1f);
+        for (int k = 0; k < n; ++k) ASSERT_TRUE(w.openAt(a.x[k], a.y[k])) << "agent " << k << " step " << step;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(PerBackend, AgentsStage, ::testing::ValuesIn(testExecs()), ExecParamName());
+
+TEST(AgentsStage, BitwiseIdenticalForOneAndTwoThreads) {
+    std::mt19937 rng(11);
+    World w = wallWorld(rng);
+    std::uniform_real_distribution<float> up(0.f, 2.f);
+    for (int j = 0; j < w.g.ny; ++j)
+        for (int i = 0; i < w.g.nx; ++i) w.p(i, j) = up(rng);
+    const int n = 3001;
+    Agents base(n);
+    std::uniform_real_distribution<float> ux(w.g.ox, w.g.ox + w.g.nx * w.g.h), uy(w.g.oy, w.g.oy + w.g.ny * w.g.h);
+    std::uniform_real_distribution<float> uv(-2.f, 2.f);
+    for (int k = 0; k < n; ++k) {
+        do { base.x[k] = ux(rng); base.y[k] = uy(rng); } while (!w.openAt(base.x[k], base.y[k]));
+        base.px[k] = uv(rng); base.py[k] = uv(rng);
+    }
+    Agents one = base, two = base;
+    for (int step = 0; step < 5; ++step) {
+        runVelocity(Exec{Backend::Cpu, 1}, one, w);
+        runAdvect(Exec{Backend::Cpu, 1}, one, w, 0.1f);
+        runVelocity(Exec{Backend::Cpu, 2}, two, w);
+        runAdvect(Exec{Backend::Cpu, 2}, two, w, 0.1f);
+    }
+    const Array<float>* pairs[4][2] = {{&one.x, &two.x}, {&one.y, &two.y}, {&one.vx, &two.vx}, {&one.vy, &two.vy}};
+    for (const auto& pq : pairs) EXPECT_EQ(std::memcmp(pq[0]->host(), pq[1]->host(), sizeof(float) * n), 0);
+}
+
+}  // namespace
+}  // namespace ccrowd::test
