@@ -165,6 +165,7 @@ void Simulation::Impl::step() {
     timed(Stage::Potential, [&] {
         report.potentials_solved = 0;
         report.potentials_converged = true;
+        report.potential_phases = 0;
         double upc = 0.0;
         for (std::size_t k = 0; k < potential.size(); ++k) {
             if (!used[k]) continue;
@@ -181,6 +182,7 @@ void Simulation::Impl::step() {
             const EikonalStats st = solvers[k].solve(prob, potential[k], opt);
             report.potentials_converged = report.potentials_converged && st.converged;
             upc += st.updates_per_cell;
+            report.potential_phases += st.iterations;
             ++report.potentials_solved;
         }
         report.potential_updates_per_cell = report.potentials_solved ? upc / report.potentials_solved : 0.0;
