@@ -1,0 +1,208 @@
+/// @file test_simulation.cpp
+/// Whole runs of the shipped scenes, checking the invariants of every step
+/// (issue: continuum crowd simulation, tests): agents stay in the domain and
+/// out of obstacles; present + exited = spawned; nothing is NaN or infinite;
+/// the UIC solve keeps the predicted density at the limit; pressure is zero
+/// where the crowd is sparse; the separation keeps 0.9 d_min on the seed-003
+/// scenes; every group reaches its goal; runs are bitwise reproducible
+/// whatever the CPU thread count.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "backends.hpp"
+#include "ccrowd/config.hpp"
+#include "ccrowd/scene.hpp"
+#include "ccrowd/simulation.hpp"
+
+namespace ccrowd {
+namespace {
+
+std::string scenePath(const std::string& name) { return std::string(CCROWD_SOURCE_DIR) + "/scenes/" + name + ".json"; }
+
+/// Smallest distance between two agents (brute force; small scenes only). [Units: m]
+float minPairDistance(const AgentSnapshot& a) {
+    float best = INFINITY;
+    for (int p = 0; p < a.size(); ++p)
+        for (int q = p + 1; q < a.size(); ++q)
+            best = std::min(best, std::hypot(a.x[p] - a.x[q], a.y[p] - a.y[q]));
+    return best;
+}
+
+/// Checks the invariants after one step; returns false (with gtest failures) on the first broken one.
+bool checkStep(const Simulation& sim, bool checkSeparation) {
+    const SceneGrid& g = sim.grid();
+    const Scene& sc = sim.scene();
+    const AgentSnapshot a = sim.agents();
+    const double t = sim.time();
+    // present + exited = spawned
+    EXPECT_EQ(a.size() + sim.exitedTotal(), sim.spawnedTotal()) << "t = " << t;
+    long long present = 0;
+    for (const GroupStats& gs : sim.groupStats()) {
+        EXPECT_EQ(gs.remaining + gs.exited, gs.spawned) << gs.name << " t = " << t;
+        present += gs.remaining;
+    }
+    EXPECT_EQ(present, a.size()) << "t = " << t;
+    // agents: finite, inside the domain, never in a blocked cell
+    for (int k = 0; k < a.size(); ++k) {
+        const bool finite = std::isfinite(a.x[k]) && std::isfinite(a.y[k]) && std::isfinite(a.vx[k]) && std::isfinite(a.vy[k]);
+        if (!finite) { ADD_FAILURE() << "agent " << a.id[k] << " not finite at t = " << t; return false; }
+        const bool inDomain = a.x[k] >= sc.origin.x && a.y[k] >= sc.origin.y && a.x[k] <= sc.origin.x + sc.width &&
+                              a.y[k] <= sc.origin.y + sc.height;
+        if (!inDomain) { ADD_FAILURE() << "agent " << a.id[k] << " left the domain at t = " << t; return false; }
+        int i = 0, j = 0;
+        g.cellOf(a.x[k], a.y[k], i, j);
+        if (g.blocked(i, j)) {
+            ADD_FAILURE() << "agent " << a.id[k] << " in blocked cell (" << i << ", " << j << ") at t = " << t;
+            return false;
+        }
+        // never faster than its free speed (small slack for float rounding)
+        if (std::hypot(a.vx[k], a.vy[k]) > a.vmax[k] * 1.001f + 1e-6f) {
+            ADD_FAILURE() << "agent " << a.id[k] << " faster than vmax at t = " << t;
+            return false;
+        }
+    }
+    // fields: no NaN or inf in density and pressure; potentials finite or +inf
+    for (std::size_t c = 0; c < sim.density().size(); ++c) {
+        if (!std::isfinite(sim.density().host()[c]) || !std::isfinite(sim.pressure().host()[c])) {
+            ADD_FAILURE() << "density or pressure not finite in cell " << c << " at t = " << t;
+            return false;
+        }
+        // pressure never negative, and zero where the crowd is sparse
+        const float p = sim.pressure().host()[c], rho = sim.density().host()[c];
+        if (p < 0.f) { ADD_FAILURE() << "negative pressure " << p << " in cell " << c << " at t = " << t; return false; }
+        // sparse: every density in the 3x3 neighbourhood below a quarter of the
+        // limit, so no inflow within one step can reach the limit there
+        const int ci = static_cast<int>(c % static_cast<std::size_t>(g.nx)), cj = static_cast<int>(c / static_cast<std::size_t>(g.nx));
+        float around = 0.f;
+        for (int dj = -1; dj <= 1; ++dj)
+            for (int di = -1; di <= 1; ++di)
+                if (ci + di >= 0 && cj + dj >= 0 && ci + di < g.nx && cj + dj < g.ny) around = std::max(around, sim.density()(ci + di, cj + dj));
+        if (around < 0.25f * sc.params.rho_limit && p != 0.f) {
+            ADD_FAILURE() << "pressure " << p << " in sparse cell " << c << " (density " << rho << ", 3x3 max " << around
+                          << ") at t = " << t;
+            return false;
+        }
+    }
+    for (int f = 0; f < sim.fieldCount(); ++f)
+        for (std::size_t c = 0; c < sim.potential(f).size(); ++c)
+            if (std::isnan(sim.potential(f).host()[c])) { ADD_FAILURE() << "potential NaN at t = " << t; return false; }
+    // UIC: after the correction the predicted density is at most the limit (x 1.001)
+    EXPECT_LE(sim.lastReport().pressure_residual, 1e-3f * sc.params.rho_limit) << "t = " << t;
+    if (checkSeparation && a.size() > 1) {
+        const float d = minPairDistance(a);
+        if (d < 0.9f * sc.params.d_min) {
+            ADD_FAILURE() << "agents " << d << " m apart (d_min " << sc.params.d_min << ") at t = " << t;
+            return false;
+        }
+    }
+    return !::testing::Test::HasFailure();
+}
+
+struct SceneCase {
+    const char* name;
+    bool separation;  ///< Check 0.9 d_min every step (the seed-003 scenes).
+};
+
+class ShippedScene : public ::testing::TestWithParam<SceneCase> {};
+
+TEST_P(ShippedScene, InvariantsHoldEveryStepAndEveryGroupArrives) {
+    const SceneCase sc = GetParam();
+    Simulation sim(loadScene(scenePath(sc.name)), Exec{Backend::Cpu, 0});
+    ASSERT_GT(sim.agentCount(), 0);
+    while (!sim.finished()) {
+        sim.step();
+        if (!checkStep(sim, sc.separation)) break;
+    }
+    ASSERT_FALSE(HasFailure());
+    for (const GroupStats& g : sim.groupStats()) {
+        EXPECT_GT(g.spawned, 0) << g.name;
+        EXPECT_EQ(g.remaining, 0) << g.name << " did not reach its goal by t = " << sim.time();
+        EXPECT_EQ(g.exited, g.spawned) << g.name;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, ShippedScene,
+                         ::testing::Values(SceneCase{"seed003_single_goal", true}, SceneCase{"seed003_two_groups", true},
+                                           SceneCase{"seed003_four_groups", true}, SceneCase{"corridor", false},
+                                           SceneCase{"room_exit", false}, SceneCase{"bottleneck", false},
+                                           SceneCase{"eight_groups", false}),
+                         [](const ::testing::TestParamInfo<SceneCase>& info) { return std::string(info.param.name); });
+
+TEST(DefaultScene, FiftyThousandAgentsFourExitsFirstStepsKeepInvariants) {
+    Simulation sim(loadScene(scenePath("default")), Exec{Backend::Cpu, 0});
+    EXPECT_GE(sim.agentCount(), 50000);
+    int exitsWithGoal = 0;
+    for (const GoalSpec& goal : sim.scene().goals) exitsWithGoal += goal.exit ? 1 : 0;
+    EXPECT_GE(exitsWithGoal, 4);
+    for (int k = 0; k < 3; ++k) {
+        sim.step();
+        ASSERT_TRUE(checkStep(sim, false));
+    }
+}
+
+TEST(SceneWithEightGroups, HasEightGroupsWithDifferentGoalsThatCross) {
+    const Scene s = loadScene(scenePath("eight_groups"));
+    ASSERT_GE(s.groups.size(), 8u);
+    std::vector<std::string> finals;
+    for (const GroupSpec& g : s.groups) finals.push_back(g.route.back());
+    std::sort(finals.begin(), finals.end());
+    EXPECT_EQ(std::unique(finals.begin(), finals.end()) - finals.begin(), static_cast<long>(s.groups.size()));
+}
+
+/// Same scene, same seed: bitwise-identical agents for 1 and 2 CPU threads.
+TEST(Determinism, SameResultForOneAndTwoThreads) {
+    const Scene scene = loadScene(scenePath("seed003_two_groups"));
+    Simulation one(scene, Exec{Backend::Cpu, 1}), two(scene, Exec{Backend::Cpu, 2});
+    for (int k = 0; k < 200; ++k) {
+        one.step();
+        two.step();
+    }
+    const AgentSnapshot a = one.agents(), b = two.agents();
+    ASSERT_EQ(a.size(), b.size());
+    ASSERT_GT(a.size(), 0);
+    for (int k = 0; k < a.size(); ++k) {
+        ASSERT_EQ(a.id[k], b.id[k]);
+        ASSERT_EQ(a.x[k], b.x[k]) << "agent " << a.id[k];
+        ASSERT_EQ(a.y[k], b.y[k]) << "agent " << a.id[k];
+        ASSERT_EQ(a.vx[k], b.vx[k]) << "agent " << a.id[k];
+    }
+    for (std::size_t c = 0; c < one.density().size(); ++c) ASSERT_EQ(one.density().host()[c], two.density().host()[c]);
+}
+
+/// Per-backend: a short run gives agents that moved toward their goal.
+class SimulationBackend : public ::testing::TestWithParam<Exec> {};
+
+TEST_P(SimulationBackend, AgentsMoveTowardTheirGoal) {
+    Simulation sim(loadScene(scenePath("seed003_single_goal")), GetParam());
+    const AgentSnapshot before = sim.agents();
+    for (int k = 0; k < 20; ++k) sim.step();
+    const AgentSnapshot after = sim.agents();
+    ASSERT_EQ(before.size(), after.size());
+    // the potential of the group's field drops along every agent's path
+    const SceneGrid& g = sim.grid();
+    int moved = 0;
+    for (int k = 0; k < after.size(); ++k) {
+        int i0 = 0, j0 = 0, i1 = 0, j1 = 0;
+        g.cellOf(before.x[k], before.y[k], i0, j0);
+        g.cellOf(after.x[k], after.y[k], i1, j1);
+        const Field<float>& phi = sim.potential(0);
+        if (phi(i1, j1) < phi(i0, j0)) ++moved;
+    }
+    EXPECT_EQ(moved, after.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SimulationBackend, ::testing::ValuesIn(test::testExecs()), test::ExecParamName{});
+
+TEST(Simulation, StageNamesFollowThePipeline) {
+    const char* expected[] = {"active_box", "splat", "speed", "cost", "potential", "desired_velocity",
+                              "pressure", "agents", "separate", "exit_spawn"};
+    for (int s = 0; s < kStageCount; ++s) EXPECT_STREQ(stageName(static_cast<Stage>(s)), expected[s]);
+}
+
+}  // namespace
+}  // namespace ccrowd
