@@ -10,10 +10,12 @@ CCROWD_APT_PACKAGES=(
   libcli11-dev libstb-dev         # command line, PNG writing
   nlohmann-json3-dev              # scene files
 )
+# The test command also fuzzes the scene loader with clang's libFuzzer.
+CCROWD_FUZZ_PACKAGES=(clang libclang-rt-14-dev libomp-14-dev)
 
 ccrowd_install_deps() {
   local missing=()
-  for p in "${CCROWD_APT_PACKAGES[@]}"; do
+  for p in "${CCROWD_APT_PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]} == 0)); then

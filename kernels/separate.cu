@@ -36,8 +36,9 @@ void sortByKey(const Exec& ex, int* key, int* order, int n) {
 }
 
 /// Neighbour grid over the simulation grid: cells of d_min plus 1% (so
-/// rounding never hides a neighbour two cells away), doubled while the cell
-/// count would not fit an int.
+/// rounding never hides a neighbour two cells away), doubled while there
+/// would be more than 2^24 cells (the first-slot table stays <= 64 MiB; larger
+/// cells only mean more candidates per cell).
 SeparationGrid makeSeparationGrid(const GridInfo& g, float dMin) {
     SeparationGrid s;
     s.ox = g.ox;
@@ -46,7 +47,7 @@ SeparationGrid makeSeparationGrid(const GridInfo& g, float dMin) {
     const double w = static_cast<double>(g.nx) * g.h, hgt = static_cast<double>(g.ny) * g.h;
     for (;;) {
         const double nx = std::ceil(w / s.cell), ny = std::ceil(hgt / s.cell);
-        if (nx * ny < 1073741824.0) {
+        if (nx * ny <= 16777216.0) {
             s.nx = nx < 1.0 ? 1 : static_cast<int>(nx);
             s.ny = ny < 1.0 ? 1 : static_cast<int>(ny);
             return s;
@@ -73,8 +74,14 @@ void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<cons
     ws.order.resize(n);
     ws.x.resize(n);
     ws.y.resize(n);
+    ws.sx.resize(n);
+    ws.sy.resize(n);
+    const int keys = s.nx * s.ny;
+    ws.first.resize(keys + 1);
     const View1<int> key = ws.key.view(ex), order = ws.order.view(ex);
     const View1<float> bx = ws.x.view(ex), by = ws.y.view(ex);
+    const View1<float> sx = ws.sx.view(ex), sy = ws.sy.view(ex);
+    const View1<int> first = ws.first.view(ex);
     for (int pass = 0; pass < passes; ++pass) {
         // Jacobi ping-pong: even passes read the agents and write the buffer, odd ones back
         const bool even = pass % 2 == 0;
@@ -83,8 +90,11 @@ void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<cons
         // neighbour grid: key per agent, stable sort (ties by agent index)
         forEachIndex(ex, n, SeparateKeyKernel{xr, yr, s, key, order});
         sortByKey(ex, key.data, order.data, n);
+        // sorted copies of the positions and the first slot of every key
+        forEachIndex(ex, n, GatherSortedKernel{xr, yr, order, sx, sy});
+        forEachIndex(ex, n + 1, FirstSlotKernel{key, n, keys, first});
         // half-overlap pushes from old positions, confined to open cells
-        forEachIndex(ex, n, SeparatePushKernel{xr, yr, key, order, n, s, g, blocked, dMin, xw, yw});
+        forEachIndex(ex, n, SeparatePushKernel{xr, yr, sx, sy, order, first, s, g, blocked, dMin, xw, yw});
     }
     // an odd number of passes left the result in the buffer
     if (passes % 2 == 1) forEachIndex(ex, n, CopyPositionsKernel{bx, by, a.x, a.y});

@@ -3,10 +3,11 @@
 /// Separate stage (i): minimum distance d_min between agents (DESIGN.md §5,
 /// "Minimum distance") by Jacobi relaxation over a uniform neighbour grid of
 /// cell >= d_min, then confinement to open cells. Host+device; launched by
-/// separate.cu, which sorts agents by neighbour-grid cell each pass. A cell's
-/// begin/end range is found by binary search in the sorted keys (the three
-/// cells of a row form one contiguous key range), so no per-cell table has to
-/// be cleared each pass and memory does not grow with the floor area.
+/// separate.cu, which sorts agents by neighbour-grid cell each pass, copies
+/// their positions in sorted order (neighbours are then read contiguously)
+/// and builds first[key] = first sorted slot with a key >= key, so the three
+/// cells of a row are one slot range [first[c0], first[c1 + 1]) found in O(1).
+/// The table is filled completely every pass (no clearing needed).
 
 #include <cstdint>
 
@@ -23,6 +24,8 @@ struct SeparateWorkspace {
     Array<int> key;    ///< Neighbour-grid cell per sorted slot (ascending after the sort). [Size: agents]
     Array<int> order;  ///< Agent index per sorted slot (ties by index: stable sort). [Size: agents]
     Array<float> x, y;  ///< Second position buffer (Jacobi: read one, write the other). [Units: m] [Size: agents]
+    Array<float> sx, sy;  ///< Positions in sorted-slot order. [Units: m] [Size: agents]
+    Array<int> first;   ///< First sorted slot whose key is >= the index. [Size: neighbour cells + 1]
 };
 
 /// Uniform neighbour grid over the simulation grid's extent. Cell size >=
@@ -45,15 +48,31 @@ struct SeparationGrid {
     }
 };
 
-/// First slot in the ascending @p keys [0, n) whose key is >= v.
-CC_HD inline int firstKeyAtLeast(const int* keys, int n, int v) {
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (keys[mid] < v) lo = mid + 1; else hi = mid;
+/// Positions in sorted-slot order: sx[q] = x[order[q]].
+struct GatherSortedKernel {
+    View1<const float> x, y;
+    View1<const int> order;
+    View1<float> sx, sy;
+    CC_HD void operator()(int q) const {
+        sx[q] = x[order[q]];
+        sy[q] = y[order[q]];
     }
-    return lo;
-}
+};
+
+/// Fills first[k] = q for the keys k in (key[q-1], key[q]] (slot 0 from key
+/// 0; slot n up to the last key), so first[k] is the first slot with a key
+/// >= k. Slots write disjoint key ranges: race-free and deterministic.
+struct FirstSlotKernel {
+    View1<const int> key;  ///< Ascending. [Size: n]
+    int n = 0;
+    int keys = 0;          ///< Neighbour cells; first has keys + 1 entries.
+    View1<int> first;
+    CC_HD void operator()(int q) const {
+        const int lo = q == 0 ? 0 : key[q - 1] + 1;
+        const int hi = q == n ? keys : key[q];
+        for (int k = lo; k <= hi; ++k) first[k] = q;
+    }
+};
 
 /// Neighbour-grid key and identity slot of every agent (before the sort).
 struct SeparateKeyKernel {
@@ -113,8 +132,9 @@ CC_HD inline void coincidentDirection(int lo, int hi, float& ux, float& uy) {
 /// agent outside the grid or in a blocked cell was first moved out.
 struct SeparatePushKernel {
     View1<const float> x, y;        ///< Old positions. [Units: m]
-    View1<const int> key, order;    ///< Sorted neighbour-grid keys and agent per slot.
-    int n = 0;                      ///< Agents.
+    View1<const float> sx, sy;      ///< Old positions in sorted-slot order. [Units: m]
+    View1<const int> order;         ///< Agent per sorted slot.
+    View1<const int> first;         ///< First slot per neighbour-grid key (FirstSlotKernel).
     SeparationGrid s;
     GridInfo g;
     View2<const std::uint8_t> blocked;
@@ -129,11 +149,11 @@ struct SeparatePushKernel {
         // neighbours in the 3x3 cells: per row one contiguous key range, in sorted (deterministic) order
         for (int r = cj - 1; r <= cj + 1; ++r) {
             if (r < 0 || r >= s.ny) continue;
-            const int b = firstKeyAtLeast(key.data, n, s.key(c0, r)), e = firstKeyAtLeast(key.data, n, s.key(c1, r) + 1);
+            const int b = first[s.key(c0, r)], e = first[s.key(c1, r) + 1];
             for (int q = b; q < e; ++q) {
                 const int o = order[q];
                 if (o == k) continue;
-                const float dx = xi - x[o], dy = yi - y[o];
+                const float dx = xi - sx[q], dy = yi - sy[q];
                 const float d2 = dx * dx + dy * dy;
                 if (!(d2 < dMin * dMin)) continue;
                 // half the overlap along the line (a fixed pair direction when coincident)
