@@ -1,5 +1,5 @@
 /// @file pressure.cu
-/// Pressure stage launcher (g): red-black projected Gauss-Seidel for the
+/// Pressure stage launcher (g): red-black projected SOR for the
 /// UIC linear complementarity problem (Narain et al. 2009 §4, DESIGN.md §5),
 /// then the corrected grid velocity. Compiled by nvcc in CUDA builds and by
 /// the C++ compiler (OpenMP) otherwise.
@@ -47,6 +47,8 @@ void validate(const PressureParams& p) {
         throw InputError(fieldMessage("pressure.dt", std::to_string(p.dt), "out of range", "> 0, finite"));
     if (p.iterations < 1)
         throw InputError(fieldMessage("pressure.iterations", std::to_string(p.iterations), "out of range", ">= 1"));
+    if (!(p.omega > 0.f && p.omega < 2.f))
+        throw InputError(fieldMessage("pressure.omega", std::to_string(p.omega), "out of range", "> 0 and < 2"));
     if (!(p.tolerance >= 0.f))
         throw InputError(fieldMessage("pressure.tolerance", std::to_string(p.tolerance), "out of range", ">= 0"));
 }
@@ -89,8 +91,8 @@ PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& boxIn
     const CellRange half{0, box.j0, (box.width() + 1) / 2, box.j1};
     for (int it = 1; it <= p.iterations; ++it) {
         // red, then black: each reads only the other colour (race-free, deterministic)
-        forEachCell(ex, half, PressureSweepKernel{prob, box, 0, pressureOut});
-        forEachCell(ex, half, PressureSweepKernel{prob, box, 1, pressureOut});
+        forEachCell(ex, half, PressureSweepKernel{prob, box, 0, p.omega, pressureOut});
+        forEachCell(ex, half, PressureSweepKernel{prob, box, 1, p.omega, pressureOut});
         // LCP residual over the box (a max: the same for any thread count)
         forEachCell(ex, box, PressureResidualKernel{prob, box, box.width(), pressureOut, res});
         st.iterations = it;

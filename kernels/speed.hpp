@@ -2,12 +2,20 @@
 /// @file speed.hpp
 /// Speed stage (c): the speed field f(x, theta) on the four faces of every
 /// cell (Treuille et al. 2006 §4.2, eq. 10; DESIGN.md §5 "Speed field").
-/// Face theta of cell x looks at the neighbour x + h n_theta: free speed
-/// (fundamental diagram) below rho_min, flow speed above rho_max, linear in
-/// between.
+///
+/// Two steps:
+///   1. perceive: the density and flow a person perceives around each cell,
+///      rho~ and v~, averaged over a 2R x 2R window (R = perception radius,
+///      ModelParams::perception_radius), not the splat's cell values;
+///   2. faces: face theta of cell x reads rho~ and v~ at x + r n_theta, r ~ R
+///      ahead (Treuille's x + r n), and takes the free speed fT (Weidmann
+///      1993) below rho_min, the flow speed fv above rho_max, linear in
+///      between, capped at fT when SpeedParams::cap_at_free.
+/// With R = 0 and ahead = 1 this is eq. 10 on the splat's cells.
 
 #include <math.h>
 
+#include <cmath>
 #include <cstdint>
 
 #include "ccrowd/field.hpp"
@@ -34,20 +42,137 @@ CC_HD inline float freeSpeed(const SpeedParams& p, float rhoN, float terrainN) {
     return maxf(weidmannSpeed(p, rhoN) * terrainN, p.eps);
 }
 
+// ---- perceived density ------------------------------------------------------
+//
+// Why: the splat's cloud-in-cell density of one person on an h = 0.25 m grid
+// is up to 1/h^2 = 16 persons/m^2, so a face speed read from raw cell
+// densities makes a lone walker slow itself down (Treuille et al. 2006 avoid
+// self-influence by reading the density a distance r ahead). People judge
+// density over about a metre, not a grid cell: rho~ = (persons in a 2R x 2R
+// window) / (open area of the window). One person alone perceives at most
+// 1/(2R)^2 (0.25 persons/m^2 for R = 1 m: Weidmann speed 1.339 m/s) on any
+// grid, and a uniform crowd of density rho perceives rho, next to walls too
+// (wall cells add no area). The window is a box, separable: pass 1 sums rows,
+// pass 2 sums those along columns; weights cover exactly [-R, R].
+// Limitation: the box does not stop at walls, so crowds within R behind a
+// wall thinner than R are perceived too.
+
+/// Partial sums over a perception window: pass 1 sums along x, pass 2 along
+/// y. Weights w are those of windowWeight(); sums are in cell units.
+struct alignas(16) WindowSums {
+    float mass = 0.f;          ///< sum w rho, every cell (mass splatted into a wall cell belongs to a person next to it). [Units: persons/m^2]
+    float mx = 0.f, my = 0.f;  ///< sum w rho v. [Units: persons/m^2 m/s]
+    float area = 0.f;          ///< sum w over open cells. [Limit: >= 0]
+};
+
+/// Reusable buffers of perceive(): the pass-1 row sums. [Size: nx*ny]
+struct PerceiveWorkspace {
+    Field<WindowSums> rows;
+};
+
+/// Weight of the cell at offset @p d [cells] in a box window of half-width
+/// @p reach = R / h [cells]: the fraction of the cell's width inside
+/// [-reach, reach] (1 inside, a fraction at the ends), so the window is
+/// exactly 2R wide on any grid. [Limit: 0..1]
+CC_HD inline float windowWeight(int d, float reach) {
+    const float w = reach + 0.5f - fabsf(static_cast<float>(d));
+    return w > 1.f ? 1.f : (w > 0.f ? w : 0.f);
+}
+
+/// Largest offset with a non-zero windowWeight. [Units: cells] [Limit: >= 0]
+CC_HD inline int windowCells(float reach) { return static_cast<int>(ceilf(reach + 0.5f)) - 1; }
+
+/// Look-ahead of the faces for a perception radius R (SpeedParams::ahead):
+/// round(R / h), at least 1. A face then reads the window centred about R
+/// ahead, which covers about [x, x + 2R] along the direction: people behind
+/// do not slow anyone down, one's own mass sits at the window's edge, and
+/// the front of a queue sees the free space beyond a door. (A centred window
+/// counts the queue behind the door too: the measured door flow then drops
+/// to 0.7-0.9 persons/(m s).)
+/// @param radius R. [Units: m] [Limit: >= 0]  @param h Cell size. [Units: m] [Limit: > 0]
+/// @return [Units: cells] [Limit: >= 1]
+inline int aheadCells(float radius, float h) {
+    const long r = std::lround(radius / h);
+    return r > 1 ? static_cast<int>(r) : 1;
+}
+
+/// Pass 1 of perceive(): window sums of cell (i, j) along x.
+struct PerceiveRowsKernel {
+    GridInfo g;
+    float reach = 0.f;                  ///< R / h. [Limit: >= 0]
+    int m = 0;                          ///< windowCells(reach).
+    View2<const float> rho;             ///< Splat density. [Units: persons/m^2]
+    View2<const Vel2> velocity;         ///< Mean velocity per cell. [Units: m/s]
+    View2<const std::uint8_t> blocked;  ///< 1 = blocked. (null: none)
+    View2<WindowSums> out;
+
+    CC_HD void operator()(int i, int j) const {
+        WindowSums s;
+        // cells i - m .. i + m of row j, in a fixed order
+        for (int d = -m; d <= m; ++d) {
+            const int k = i + d;
+            if (k < 0 || k >= g.nx) continue;
+            const float w = windowWeight(d, reach), r = w * rho(k, j);
+            const Vel2 v = velocity(k, j);
+            s.mass += r;
+            s.mx += r * v.x;
+            s.my += r * v.y;
+            if (!(blocked.data && blocked(k, j))) s.area += w;
+        }
+        out(i, j) = s;
+    }
+};
+
+/// Pass 2 of perceive(): sums of the rows j - m .. j + m, then
+/// rho~ = mass / area and v~ = momentum / mass (0 where empty).
+struct PerceiveColumnsKernel {
+    GridInfo g;
+    float reach = 0.f;
+    int m = 0;
+    View2<const WindowSums> rows;  ///< Pass-1 sums.
+    View2<float> rhoOut;           ///< Perceived density. [Units: persons/m^2]
+    View2<Vel2> velocityOut;       ///< Perceived velocity. [Units: m/s]
+
+    CC_HD void operator()(int i, int j) const {
+        WindowSums s;
+        for (int d = -m; d <= m; ++d) {
+            const int k = j + d;
+            if (k < 0 || k >= g.ny) continue;
+            const float w = windowWeight(d, reach);
+            const WindowSums r = rows(i, k);
+            s.mass += w * r.mass;
+            s.mx += w * r.mx;
+            s.my += w * r.my;
+            s.area += w * r.area;
+        }
+        // persons per open m^2 of the window; mass-weighted mean velocity
+        rhoOut(i, j) = s.area > 0.f ? s.mass / s.area : 0.f;
+        velocityOut(i, j) = s.mass > 0.f ? Vel2{s.mx / s.mass, s.my / s.mass} : Vel2{};
+    }
+};
+
+// ---- face speed ---------------------------------------------------------------
+
 /// Speed of one face (Treuille et al. 2006 eq. 10):
 ///   f = fT                                          rho_n <= rho_min
 ///   f = fT + (rho_n - rho_min)/(rho_max - rho_min) (fv - fT)   between
 ///   f = fv = max(v_n . n, eps)                      rho_n >= rho_max
-/// @param rhoN Neighbour density. [Units: persons/m^2]
-/// @param flowN Neighbour mean velocity along the face normal, v_n . n. [Units: m/s]
+/// and with p.cap_at_free f = min(f, fT): the crowd ahead can slow a face
+/// down to its flow speed (a queue, a counter-flow) but never carry it above
+/// the fundamental diagram. Uncapped, a dense crowd that moves keeps its
+/// speed (f = fv above rho_max) until the UIC limit, and a 1 m door passes
+/// ~3-4 persons/(m s) instead of 1-2 (DESIGN.md §6).
+/// @param rhoN Density read for the face (the neighbour's, or perceived ahead). [Units: persons/m^2]
+/// @param flowN Mean velocity there along the face normal, v . n. [Units: m/s]
 /// @param terrainN Neighbour terrain factor. [Limit: >= 0]
 /// @return [Units: m/s] [Limit: >= eps]
 CC_HD inline float faceSpeed(const SpeedParams& p, float rhoN, float flowN, float terrainN) {
     const float fT = freeSpeed(p, rhoN, terrainN);
     if (!(rhoN > p.rho_min)) return fT;
+    // blend towards the flow speed (Treuille eq. 10), then the cap
     const float fv = maxf(flowN, p.eps);
-    if (rhoN >= p.rho_max) return fv;
-    return fT + (rhoN - p.rho_min) / (p.rho_max - p.rho_min) * (fv - fT);
+    const float f = rhoN >= p.rho_max ? fv : fT + (rhoN - p.rho_min) / (p.rho_max - p.rho_min) * (fv - fT);
+    return p.cap_at_free ? minf(f, fT) : f;
 }
 
 /// Per-cell speed functor: writes the four face speeds of cell (i, j).
@@ -56,20 +181,26 @@ CC_HD inline float faceSpeed(const SpeedParams& p, float rhoN, float flowN, floa
 struct SpeedKernel {
     GridInfo g;
     SpeedParams p;
-    View2<const float> rho;             ///< [Units: persons/m^2]
-    View2<const Vel2> meanVelocity;     ///< [Units: m/s]
+    View2<const float> rho;             ///< Density the faces read (perceived, or the splat's). [Units: persons/m^2]
+    View2<const Vel2> meanVelocity;     ///< Flow the faces read (same). [Units: m/s]
     View2<const float> terrain;         ///< Speed factor. [Limit: >= 0] (null: 1)
     View2<const std::uint8_t> blocked;  ///< 1 = blocked. (null: none)
     View2<Face4> out;                   ///< [Units: m/s]
 
     CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(blocked.data && blocked(i, j)); }
 
-    /// Face towards neighbour (ni, nj) with unit normal (nx, ny).
-    CC_HD float face(int ni, int nj, float nx, float ny) const {
-        if (!open(ni, nj)) return p.eps;
-        const Vel2 v = meanVelocity(ni, nj);
-        const float t = terrain.data ? terrain(ni, nj) : 1.f;
-        return faceSpeed(p, rho(ni, nj), v.x * nx + v.y * ny, t);
+    /// Face towards the neighbour (i + di, j + dj): walls and terrain of the
+    /// neighbour; density and flow read p.ahead cells along the direction
+    /// (Treuille's x + r n; clamped to the grid, a blocked cell there still
+    /// holds its window's perceived values).
+    CC_HD float face(int i, int j, int di, int dj) const {
+        if (!open(i + di, j + dj)) return p.eps;
+        int ai = i + p.ahead * di, aj = j + p.ahead * dj;
+        ai = ai < 0 ? 0 : (ai >= g.nx ? g.nx - 1 : ai);
+        aj = aj < 0 ? 0 : (aj >= g.ny ? g.ny - 1 : aj);
+        const Vel2 v = meanVelocity(ai, aj);
+        const float t = terrain.data ? terrain(i + di, j + dj) : 1.f;
+        return faceSpeed(p, rho(ai, aj), v.x * di + v.y * dj, t);
     }
 
     CC_HD void operator()(int i, int j) const {
@@ -81,10 +212,10 @@ struct SpeedKernel {
             return;
         }
         // one neighbour per direction: E = +x, N = +y, W, S
-        f.e = face(i + 1, j, 1.f, 0.f);
-        f.n = face(i, j + 1, 0.f, 1.f);
-        f.w = face(i - 1, j, -1.f, 0.f);
-        f.s = face(i, j - 1, 0.f, -1.f);
+        f.e = face(i, j, 1, 0);
+        f.n = face(i, j, 0, 1);
+        f.w = face(i, j, -1, 0);
+        f.s = face(i, j, 0, -1);
         out(i, j) = f;
     }
 };

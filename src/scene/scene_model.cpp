@@ -18,7 +18,7 @@ void readF(const Node& n, const char* key, const Range& r, float& out) {
 ModelParams parseModel(const Node& n) {
     n.object({"alpha", "beta", "gamma", "rho_min", "rho_max", "rho_limit", "v0", "rho_jam", "gamma_fd", "d_min", "dt",
               "duration", "max_steps", "seed", "box_margin", "pressure_iterations", "pressure_tolerance",
-              "separation_passes"});
+              "separation_passes", "perception_radius", "pressure_omega"});
     ModelParams p;
     // Unit-cost weights (Treuille 2006 eq. 4).
     readF(n, "alpha", closed(0, 1e3), p.alpha);
@@ -37,6 +37,7 @@ ModelParams parseModel(const Node& n) {
                       formatNumber(p.rho_max) + ")",
                   "rho_min < rho_max [1/m^2]");
     }
+    readF(n, "perception_radius", closed(0, 100, "m"), p.perception_radius);  // speed field's density window
     readF(n, "rho_limit", openClosed(0, 20, "1/m^2"), p.rho_limit);
     readF(n, "v0", openClosed(0, 10, "m/s"), p.v0);
     readF(n, "rho_jam", openClosed(0, 20, "1/m^2"), p.rho_jam);
@@ -58,6 +59,7 @@ ModelParams parseModel(const Node& n) {
         p.pressure_iterations = static_cast<int>(n.get("pressure_iterations", "").integer(1, 100000));
     }
     readF(n, "pressure_tolerance", openClosed(0, 10, "1/m^2"), p.pressure_tolerance);
+    readF(n, "pressure_omega", Range{1, 2, false, true, ""}, p.pressure_omega);  // [1, 2): SOR converges below 2
     if (n.has("separation_passes")) {
         p.separation_passes = static_cast<int>(n.get("separation_passes", "").integer(0, 100));
     }

@@ -14,6 +14,7 @@
 #include "ccrowd/placement.hpp"
 #include "../../kernels/pressure.hpp"
 #include "../../kernels/separate.hpp"
+#include "../../kernels/speed.hpp"
 #include "../../kernels/splat.hpp"
 #include "sim/agents.hpp"
 #include "sim/sources.hpp"
@@ -42,8 +43,8 @@ struct Simulation::Impl {
     sim::SourceSpawner spawner;
 
     // fields (DESIGN.md §2 names)
-    Field<float> density, pressure, rhoScratch;
-    Field<sim::Vel2> meanVelocity, meanPreferred, corrected, velScratch;
+    Field<float> density, pressure, rhoScratch, perceivedDensity;
+    Field<sim::Vel2> meanVelocity, meanPreferred, corrected, velScratch, perceivedVelocity, perceivedPreferred;
     Field<sim::Face4> speed;
     Field<FaceCost> cost;
     std::vector<Field<float>> potential;         ///< One per (group, route step).
@@ -53,8 +54,10 @@ struct Simulation::Impl {
     std::vector<std::vector<int>> routeGoal;     ///< [group][route step] -> goal index.
     std::vector<Field<std::uint8_t>> goalMask;   ///< Per goal: 1 on its cells.
     std::vector<FimSolver> solvers;              ///< One per field: workspaces kept between steps.
+    std::vector<FimSolver> serialSolvers;        ///< Same, one CPU thread each (fields solved side by side).
     sim::SplatWorkspace splatWs;
     sim::PressureWorkspace pressureWs;
+    sim::PerceiveWorkspace perceiveWs;
     sim::SeparateWorkspace separateWs;
 
     Impl(Scene s, const Exec& e);
@@ -64,6 +67,8 @@ struct Simulation::Impl {
     template <class F>
     void timed(Stage s, F&& f);
     void exitAndSpawn();
+    /// Solves the potential of field @p k (one CPU thread when @p singleThread).
+    EikonalStats solvePotential(int k, bool singleThread);
 };
 
 Simulation::Impl::Impl(Scene s, const Exec& e) : scene(std::move(s)), ex(e) {
@@ -85,6 +90,9 @@ void Simulation::Impl::setupFields() {
     meanPreferred.assign(nx, ny, sim::Vel2{});
     velScratch.assign(nx, ny, sim::Vel2{});
     corrected.assign(nx, ny, sim::Vel2{});
+    perceivedDensity.assign(nx, ny, 0.f);
+    perceivedVelocity.assign(nx, ny, sim::Vel2{});
+    perceivedPreferred.assign(nx, ny, sim::Vel2{});
     speed.assign(nx, ny, sim::Face4{});
     cost.assign(nx, ny, FaceCost{});
     // CUDA: static grids and zeroed fields live on the device from now on
@@ -92,6 +100,7 @@ void Simulation::Impl::setupFields() {
         grid.blocked.upload(); grid.terrain.upload(); grid.discomfort.upload();
         density.upload(); rhoScratch.upload(); pressure.upload();
         meanVelocity.upload(); meanPreferred.upload(); velScratch.upload(); corrected.upload();
+        perceivedDensity.upload(); perceivedVelocity.upload(); perceivedPreferred.upload();
         speed.upload(); cost.upload();
     }
     // goal masks: the exit test of each agent reads its goal's mask
@@ -113,6 +122,7 @@ void Simulation::Impl::setupFields() {
             desired.emplace_back(nx, ny, sim::Vel2{});
             if (ex.backend == Backend::Cuda) desired.back().upload();
             solvers.emplace_back(ex);
+            serialSolvers.emplace_back(Exec{ex.backend, 1});
         }
     }
 }
@@ -142,7 +152,11 @@ void Simulation::Impl::timed(Stage s, F&& f) {
 void Simulation::Impl::step() {
     const ModelParams& mp = scene.params;
     sim::AgentViews a = agents.views(ex);
-    const sim::SpeedParams sp{mp.rho_min, mp.rho_max, mp.v0, mp.rho_jam, mp.gamma_fd, 0.05f};
+    // speed field: Treuille 2006 eq. 10 capped at the free speed, read a
+    // perception radius ahead (kernels/speed.hpp)
+    sim::SpeedParams sp{mp.rho_min, mp.rho_max, mp.v0, mp.rho_jam, mp.gamma_fd, 0.05f};
+    sp.cap_at_free = true;
+    sp.ahead = sim::aheadCells(mp.perception_radius, grid.h);
     CellRange box;
     // (a) active box: per-cell work stays inside the crowd's AABB + margin (seed 003 §2.2)
     timed(Stage::ActiveBox, [&] { box = sim::activeBox(ex, a, gi, mp.box_margin); });
@@ -150,10 +164,12 @@ void Simulation::Impl::step() {
     timed(Stage::Splat, [&] {
         sim::splat(ex, a, gi, box, splatWs, density.view(ex), meanVelocity.view(ex), velScratch.view(ex));
     });
-    // (c) speed on the four faces (Treuille 2006 §4.2)
+    // (c) speed on the four faces (Treuille 2006 §4.2) from the perceived density and flow
     timed(Stage::Speed, [&] {
-        sim::speed(ex, gi, box, sp, density.view(ex), meanVelocity.view(ex), grid.terrain.view(ex), grid.blocked.view(ex),
-                   speed.view(ex));
+        sim::perceive(ex, gi, box, mp.perception_radius, density.view(ex), meanVelocity.view(ex), grid.blocked.view(ex),
+                      perceiveWs, perceivedDensity.view(ex), perceivedVelocity.view(ex));
+        sim::speed(ex, gi, box, sp, perceivedDensity.view(ex), perceivedVelocity.view(ex), grid.terrain.view(ex),
+                   grid.blocked.view(ex), speed.view(ex));
     });
     // (d) unit cost per face (Treuille 2006 eq. 4)
     timed(Stage::Cost, [&] {
@@ -163,29 +179,26 @@ void Simulation::Impl::step() {
     // (e) potential per field that has agents: eikonal |grad phi| = C, goals as sources (FIM)
     const std::vector<int> used = agents.fieldsInUse(static_cast<int>(potential.size()));
     timed(Stage::Potential, [&] {
-        report.potentials_solved = 0;
+        std::vector<int> todo;
+        for (std::size_t k = 0; k < potential.size(); ++k)
+            if (used[k]) todo.push_back(static_cast<int>(k));
+        std::vector<EikonalStats> stats(todo.size());
+        // one solve per field; on the CPU several fields run side by side, one
+        // thread each (a single field uses all threads inside its FIM)
+        const bool sideBySide = ex.backend == Backend::Cpu && todo.size() > 1 && cpuThreads(ex) > 1;
+        const int n = static_cast<int>(todo.size());
+#pragma omp parallel for num_threads(sideBySide ? cpuThreads(ex) : 1) schedule(dynamic, 1)
+        for (int t = 0; t < n; ++t) stats[static_cast<std::size_t>(t)] = solvePotential(todo[static_cast<std::size_t>(t)], sideBySide);
+        report.potentials_solved = n;
         report.potentials_converged = true;
         report.potential_phases = 0;
         double upc = 0.0;
-        for (std::size_t k = 0; k < potential.size(); ++k) {
-            if (!used[k]) continue;
-            const int goalIdx = routeGoal[static_cast<std::size_t>(fieldGroup[k])][static_cast<std::size_t>(fieldStep[k])];
-            const GoalSpec& goal = scene.goals[static_cast<std::size_t>(goalIdx)];
-            EikonalProblem prob;
-            prob.h = grid.h;
-            prob.blocked = &grid.blocked;
-            prob.cost = &cost;
-            for (int c : grid.goal_cells[static_cast<std::size_t>(goalIdx)])
-                prob.sources.push_back({c % grid.nx, c / grid.nx, goal.potential});
-            EikonalOptions opt;
-            opt.validate = false;  // costs come from unitCost: finite and positive by construction
-            const EikonalStats st = solvers[k].solve(prob, potential[k], opt);
+        for (const EikonalStats& st : stats) {
             report.potentials_converged = report.potentials_converged && st.converged;
             upc += st.updates_per_cell;
             report.potential_phases += st.iterations;
-            ++report.potentials_solved;
         }
-        report.potential_updates_per_cell = report.potentials_solved ? upc / report.potentials_solved : 0.0;
+        report.potential_updates_per_cell = n ? upc / n : 0.0;
     });
     // (f) desired velocity per field, then each agent's preferred velocity
     timed(Stage::DesiredVelocity, [&] {
@@ -201,8 +214,14 @@ void Simulation::Impl::step() {
     // (g) UIC pressure (Narain 2009): mean preferred velocity, then the LCP
     timed(Stage::Pressure, [&] {
         sim::splat(ex, a, gi, box, splatWs, rhoScratch.view(ex), velScratch.view(ex), meanPreferred.view(ex));
-        const sim::PressureParams pp{mp.rho_limit, mp.dt, mp.pressure_iterations, mp.pressure_tolerance};
-        const sim::PressureStats ps = sim::pressure(ex, gi, box, pp, density.view(ex), meanPreferred.view(ex),
+        const sim::PressureParams pp{mp.rho_limit, mp.dt, mp.pressure_iterations, mp.pressure_tolerance,
+                                     mp.pressure_omega};
+        // the UIC limits the density at the same physical scale (centred window):
+        // on the raw splat a lone person is up to 1/h^2 persons/m^2, above
+        // the limit on any grid finer than 0.43 m
+        sim::perceive(ex, gi, box, mp.perception_radius, density.view(ex), meanPreferred.view(ex), grid.blocked.view(ex),
+                      perceiveWs, perceivedDensity.view(ex), perceivedPreferred.view(ex));
+        const sim::PressureStats ps = sim::pressure(ex, gi, box, pp, perceivedDensity.view(ex), perceivedPreferred.view(ex),
                                                     grid.blocked.view(ex), pressureWs, pressure.view(ex), corrected.view(ex));
         report.pressure_residual = ps.residual;
         report.pressure_iterations = ps.iterations;
@@ -223,6 +242,21 @@ void Simulation::Impl::step() {
     // (j) exit and spawn
     timed(Stage::ExitSpawn, [&] { exitAndSpawn(); });
     ++times.steps;
+}
+
+EikonalStats Simulation::Impl::solvePotential(int k, bool singleThread) {
+    const std::size_t f = static_cast<std::size_t>(k);
+    const int goalIdx = routeGoal[static_cast<std::size_t>(fieldGroup[f])][static_cast<std::size_t>(fieldStep[f])];
+    const GoalSpec& goal = scene.goals[static_cast<std::size_t>(goalIdx)];
+    // goals are the sources, at the goal's potential (Treuille 2006 eq. 5)
+    EikonalProblem prob;
+    prob.h = grid.h;
+    prob.blocked = &grid.blocked;
+    prob.cost = &cost;
+    for (int c : grid.goal_cells[static_cast<std::size_t>(goalIdx)]) prob.sources.push_back({c % grid.nx, c / grid.nx, goal.potential});
+    EikonalOptions opt;
+    opt.validate = false;  // costs come from unitCost: finite and positive by construction
+    return (singleThread ? serialSolvers[f] : solvers[f]).solve(prob, potential[f], opt);
 }
 
 void Simulation::Impl::exitAndSpawn() {
@@ -295,6 +329,7 @@ std::size_t Simulation::gridBytes() const {
     const std::size_t cells = static_cast<std::size_t>(m.grid.nx) * m.grid.ny;
     std::size_t per = sizeof(float) * 4 + sizeof(sim::Vel2) * 4 + sizeof(sim::Face4) + sizeof(FaceCost) + 1 + 2 * sizeof(float);
     per += m.potential.size() * (sizeof(float) + sizeof(sim::Vel2)) + m.goalMask.size();
+    per += sizeof(float) + 2 * sizeof(sim::Vel2) + sizeof(sim::WindowSums);  // perceived fields and their row sums
     return cells * per;
 }
 

@@ -40,6 +40,15 @@ struct SpeedParams {
     float rho_jam = 5.4f;    ///< Weidmann jam density. [Units: 1/m^2]
     float gamma_fd = 1.913f; ///< Weidmann shape. [Units: 1/m^2]
     float eps = 0.05f;       ///< Lowest speed on an open face. [Units: m/s] [Limit: > 0]
+    /// Cap the face speed at the free speed fT: the flow-speed blend may slow
+    /// a face (the crowd ahead is slower) but never raise it above the
+    /// fundamental diagram. false: Treuille 2006 eq. 10 as written. The
+    /// Simulation sets true (see kernels/speed.hpp).
+    bool cap_at_free = false;
+    /// Cells between a cell and the point whose density and flow its faces
+    /// read (Treuille's x + r n, r = ahead h; 1: the neighbour). The
+    /// Simulation uses aheadCells(perception_radius, h). [Limit: >= 1]
+    int ahead = 1;
 };
 
 /// Unit-cost weights (Treuille 2006 eq. 4): C = (alpha f + beta + gamma g) / f.
@@ -84,12 +93,30 @@ void splat(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRan
 
 // ---- (c) speed -------------------------------------------------------------
 
+/// Reusable buffers of perceive() (kernels/speed.hpp).
+struct PerceiveWorkspace;
+
+/// Perceived density and velocity (kernels/speed.hpp, PerceiveRowsKernel,
+/// PerceiveColumnsKernel): the crowd seen over a square window of half-width
+/// @p radius [m] centred on each cell, rho~ = persons in the window / open
+/// area of the window [persons/m^2] (mass splatted into wall cells counts,
+/// wall area does not) and v~ = momentum / mass in the window [m/s] (0 where
+/// empty). Written on @p box grown by aheadCells(radius, h) cells (faces read
+/// that far ahead), clamped to the grid; other cells are not written. A
+/// radius below h/2 gives each cell its own values. Deterministic: two
+/// separable passes, fixed summation order. Throws InputError for a negative
+/// or non-finite radius.
+void perceive(const Exec& ex, const GridInfo& g, const CellRange& box, float radius, View2<const float> rho,
+              View2<const Vel2> velocity, View2<const std::uint8_t> blocked, PerceiveWorkspace& ws,
+              View2<float> rhoOut, View2<Vel2> velocityOut);
+
 /// Speed on the four faces of every open cell of @p box (Treuille 2006 §4.2):
-/// for the neighbour x + h n, f = fT below rho_min, the flow speed
-/// fv = max(v(x+hn) . n, eps) above rho_max, linear in between; fT = Weidmann
-/// free speed of the neighbour's density times the neighbour's terrain
-/// factor. Faces towards blocked or outside cells get eps (their cost is
-/// irrelevant: the eikonal never crosses them).
+/// with a = x + p.ahead h n (the neighbour for ahead = 1), f = fT below
+/// rho_min, the flow speed fv = max(v(a) . n, eps) above rho_max, linear in
+/// between, at most fT when p.cap_at_free; fT = Weidmann free speed of rho(a)
+/// times the neighbour's terrain factor. Faces towards blocked or outside
+/// cells get eps (their cost is irrelevant: the eikonal never crosses them).
+/// @p rho and @p meanVelocity are the splat's fields or perceive()'s.
 void speed(const Exec& ex, const GridInfo& g, const CellRange& box, const SpeedParams& p, View2<const float> rho,
            View2<const Vel2> meanVelocity, View2<const float> terrain, View2<const std::uint8_t> blocked,
            View2<Face4> speedOut);
@@ -130,12 +157,13 @@ void preferredVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, c
 /// Narain et al. 2009 unilateral incompressibility: pressure p >= 0 with the
 /// corrected flux keeping the predicted density at or below the limit,
 /// complementarity p (rho_limit - rho') = 0. Solved by red-black projected
-/// Gauss-Seidel within @p box.
+/// SOR (over-relaxed Gauss-Seidel, Cryer 1971) within @p box.
 struct PressureParams {
     float rho_limit = 5.4f;  ///< [Units: 1/m^2] [Limit: > 0]
     float dt = 0.05f;        ///< [Units: s]
     int iterations = 60;     ///< Sweep budget. [Limit: >= 1]
     float tolerance = 1e-3f; ///< Stop when max violation (rho' - rho_limit)+ and complementarity residual are below. [Units: 1/m^2]
+    float omega = 1.8f;      ///< Over-relaxation of the projected SOR sweep (1: projected Gauss-Seidel). [Limit: > 0, < 2]
 };
 struct PressureStats {
     int iterations = 0;       ///< Red-black sweeps run.
