@@ -150,8 +150,8 @@ bool sweepTile(const CpuTileContext& c, const TileBounds& t, TileReport& r, long
 TileReport processTileCpu(const CpuTileContext& c, int tx, int ty, unsigned from, long long& updates) {
     const FimGrid& g = c.g;
     TileBounds t;
-    t.i0 = tx * kFimTile; t.i1 = std::min(t.i0 + kFimTile, g.nx);
-    t.j0 = ty * kFimTile; t.j1 = std::min(t.j0 + kFimTile, g.ny);
+    t.i0 = tx * g.tileSize; t.i1 = std::min(t.i0 + g.tileSize, g.nx);
+    t.j0 = ty * g.tileSize; t.j1 = std::min(t.j0 + g.tileSize, g.ny);
     TileReport r;
     // first sweep downwind of the edges the change came through
     const bool east = !(from & kActivateE) || (from & kActivateW);
@@ -228,7 +228,7 @@ EikonalStats FimSolver::solve(const EikonalProblem& p, Field<float>& phi, const 
         if (ex_.backend == Backend::Cuda) validateEikonalProblem(p, opt);
         else validateEikonalSetup(p, opt);
     }
-    const FimGrid g = makeFimGrid(p.nx(), p.ny(), p.h, opt.tolerance);
+    const FimGrid g = makeFimGrid(p.nx(), p.ny(), p.h, opt.tolerance, ex_.backend == Backend::Cuda ? kFimTile : kFimCpuTile);
     const int threads = cpuThreads(ex_);
     Workspace& w = *ws_;
     initPotentials(p, g, w.phi, threads);
@@ -312,13 +312,13 @@ EikonalStats FimSolver::solveCpu(const EikonalProblem& p, const FimGrid& g, cons
         const int nb[4][2] = {{s.i + 1, s.j}, {s.i - 1, s.j}, {s.i, s.j + 1}, {s.i, s.j - 1}};
         for (const auto& q : nb) {
             if (q[0] < 0 || q[1] < 0 || q[0] >= g.nx || q[1] >= g.ny) continue;
-            activate(q[0] / kFimTile, q[1] / kFimTile, s.value, 0u);
+            activate(q[0] / g.tileSize, q[1] / g.tileSize, s.value, 0u);
         }
     }
     // value ordering (a coarse fast-marching order over tiles): a phase runs
     // only tiles whose key is within `band` of the lowest key, so tiles rarely
     // run before their upwind neighbours settled. band = +inf is plain FIM.
-    const float band = opt.band_tiles > 0.f ? opt.band_tiles * kFimTile * g.h * w.minCost : INFINITY;
+    const float band = opt.band_tiles > 0.f ? opt.band_tiles * g.tileSize * g.h * w.minCost : INFINITY;
 
     const int cap = phaseCap(g, opt);
     std::vector<int> current, keep;

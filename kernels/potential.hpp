@@ -19,8 +19,12 @@
 
 namespace ccrowd {
 
-/// Tile edge in cells (a 16x16 thread block on the GPU).
+/// Tile edge in cells on the GPU (a 16x16 thread block).
 constexpr int kFimTile = 16;
+/// Tile edge in cells on the CPU: a thread sweeps a whole tile, and larger
+/// tiles mean fewer activations and phases (measured: 32 is ~15-30% faster
+/// than 16 on 1024^2 grids with 2 threads).
+constexpr int kFimCpuTile = 32;
 
 /// Cell kinds in the FIM/FMM workspace.
 enum FimCellKind : std::uint8_t { kCellOpen = 0, kCellBlocked = 1, kCellSource = 2 };
@@ -39,7 +43,8 @@ enum FimTileFlag : unsigned {
 /// no bounds checks.
 struct FimGrid {
     int nx = 0, ny = 0;          ///< Cells. [Limit: >= 1]
-    int tilesX = 0, tilesY = 0;  ///< Tiles: ceil(n / kFimTile).
+    int tileSize = kFimTile;     ///< Tile edge in cells.
+    int tilesX = 0, tilesY = 0;  ///< Tiles: ceil(n / tileSize).
     int pitch = 0;               ///< Row length of the padded array: nx + 2.
     float h = 1.f;               ///< Cell size. [Units: m]
     float tol = 1e-6f;           ///< Relative tolerance (eikonalTolerance).
@@ -54,12 +59,13 @@ struct FimGrid {
     CC_HD static int colour(int tx, int ty) { return (tx + ty) & 1; }
 };
 
-/// Makes the tiling for an nx-by-ny grid.
-inline FimGrid makeFimGrid(int nx, int ny, float h, float tol) {
+/// Makes the tiling for an nx-by-ny grid with @p tile x @p tile tiles.
+inline FimGrid makeFimGrid(int nx, int ny, float h, float tol, int tile = kFimTile) {
     FimGrid g;
     g.nx = nx; g.ny = ny; g.h = h; g.tol = tol;
-    g.tilesX = (nx + kFimTile - 1) / kFimTile;
-    g.tilesY = (ny + kFimTile - 1) / kFimTile;
+    g.tileSize = tile;
+    g.tilesX = (nx + tile - 1) / tile;
+    g.tilesY = (ny + tile - 1) / tile;
     g.pitch = nx + 2;
     return g;
 }
