@@ -38,21 +38,3 @@ ccrowd_find_nvcc() {
   if [ -x /usr/local/cuda/bin/nvcc ]; then echo /usr/local/cuda/bin/nvcc; return 0; fi
   return 1
 }
-
-# Best effort: Python with scikit-fmm for the benchmark's comparison row.
-# Prints the directory to put first on PATH (empty when python3 already has it).
-ccrowd_python_with_skfmm() {
-  command -v python3 >/dev/null || return 1
-  if python3 -c "import skfmm, numpy" 2>/dev/null; then return 0; fi
-  if python3 -m pip install --quiet scikit-fmm numpy >/dev/null 2>&1 && python3 -c "import skfmm" 2>/dev/null; then return 0; fi
-  # Debian's system Python refuses pip installs: use a virtual environment
-  local venv="$1"
-  if [ ! -x "$venv/bin/python3" ]; then
-    python3 -m venv "$venv" >/dev/null 2>&1 || {
-      local sudo=(); [ "$(id -u)" != 0 ] && sudo=(sudo)
-      DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$venv"
-    } || return 1
-  fi
-  "$venv/bin/python3" -c "import skfmm" 2>/dev/null || "$venv/bin/pip" install --quiet scikit-fmm numpy || return 1
-  echo "$venv/bin"
-}
