@@ -37,18 +37,20 @@ namespace {
 
 Polygon rect(float x0, float y0, float x1, float y1) { return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}; }
 
-/// A square domain of n x n cells of 0.5 m; @p groups bands of agents near
-/// the sides, each routed to the opposite side (1 group: west to east).
+/// A square domain of n x n cells of 0.5 m. One group: the western three
+/// quarters walking east. Several groups: one quadrant each, walking to the
+/// side across the domain, so the flows cross in the middle.
 Scene syntheticScene(int agents, int n, int groups) {
     Scene s;
     s.name = "bench-step";
     s.cell = 0.5f;
     s.width = s.height = n * s.cell;
-    const float L = s.width, band = L * 0.3f, m = 2.f;
+    const float L = s.width, m = 2.f;
     const char* names[4] = {"west", "east", "south", "north"};
     const Polygon goals[4] = {rect(L - 1.f, 0, L, L), rect(0, 0, 1.f, L), rect(0, L - 1.f, L, L), rect(0, 0, L, 1.f)};
-    const Polygon spawns[4] = {rect(m, m, m + band, L - m), rect(L - m - band, m, L - m, L - m),
-                               rect(m + band, m, L - m - band, m + band), rect(m + band, L - m - band, L - m - band, L - m)};
+    const float H = 0.5f * L;
+    const Polygon spawns[4] = {groups == 1 ? rect(m, m, 0.75f * L, L - m) : rect(m, m, H - m, H - m),
+                               rect(H + m, H + m, L - m, L - m), rect(H + m, m, L - m, H - m), rect(m, H + m, H - m, L - m)};
     for (int g = 0; g < groups; ++g) {
         GoalSpec goal;
         goal.name = std::string("to_") + names[g];
@@ -58,7 +60,7 @@ Scene syntheticScene(int agents, int n, int groups) {
         gs.name = names[g];
         gs.spawn = {spawns[g]};
         gs.count = agents / groups + (g < agents % groups ? 1 : 0);
-        gs.radius = 0.2f;
+        gs.radius = 0.15f;
         gs.route = {goal.name};
         s.groups.push_back(gs);
     }
