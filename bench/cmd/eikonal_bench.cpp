@@ -13,26 +13,14 @@
 #include <sstream>
 
 #include "ccrowd/error.hpp"
+#include "cmd/int_list.hpp"
 #include "cmd/skfmm_bridge.hpp"
 #include "plot/loglog.hpp"
 
 namespace ccrowd::bench {
 
 std::vector<int> parseSizes(const std::string& text, const std::string& field) {
-    std::vector<int> sizes;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        std::size_t used = 0;
-        long v = 0;
-        try { v = std::stol(item, &used); } catch (const std::exception&) { used = 0; }
-        if (item.empty() || used != item.size() || v < 2 || v > 16384)
-            throw InputError(fieldMessage(field, "'" + item + "'", "not a grid size",
-                                          "comma-separated integers 2..16384 (cells per side), e.g. 64,256,1024"));
-        sizes.push_back(static_cast<int>(v));
-    }
-    if (sizes.empty()) throw InputError(fieldMessage(field, "''", "no sizes given", "e.g. 64,256,1024"));
-    return sizes;
+    return parseIntList(text, field, 2, 16384);
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ccrowd/backend.hpp"
+#include "cmd/int_list.hpp"
 
 namespace ccrowd::bench {
 
@@ -29,7 +30,5 @@ struct StepBenchOptions {
 /// Runs the benchmark; writes the table or CSV to @p out, notes to @p log.
 void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& log);
 
-/// Parses a comma-separated integer list within [lo, hi]; InputError naming @p field.
-std::vector<int> parseIntList(const std::string& text, const std::string& field, long lo, long hi);
 
 }  // namespace ccrowd::bench
