@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir.hpp"
+
 #include "ccrowd/error.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/io/npy.hpp"
@@ -24,19 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 
 /// A fresh temporary directory per test, removed afterwards.
-class NpyTest : public ::testing::Test {
+class NpyTest : public ::ccrowd::test::TempDirTest {
 protected:
-    void SetUp() override {
-        std::string templ = (fs::temp_directory_path() / "ccrowd-test-npy-XXXXXX").string();
-        ASSERT_NE(mkdtemp(templ.data()), nullptr);
-        dir_ = templ;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
     /// Writes raw bytes (for malformed files).
     std::string raw(const std::string& name, const std::string& bytes) const {
         std::ofstream(path(name), std::ios::binary) << bytes;
@@ -56,7 +47,6 @@ protected:
         return raw(name, b + dict + data);
     }
 
-    fs::path dir_;
 };
 
 /// Expects @p fn to throw InputError whose message names @p file and contains @p what.

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir.hpp"
+
 #include "ccrowd/error.hpp"
 #include "src/plot/canvas.hpp"
 #include "src/plot/loglog.hpp"
@@ -42,20 +44,7 @@ using plot::Canvas;
 using plot::Rgb;
 
 /// A fresh temporary directory per test, removed afterwards.
-class PlotTest : public ::testing::Test {
-protected:
-    void SetUp() override {
-        std::string templ = (fs::temp_directory_path() / "ccrowd-test-plot-XXXXXX").string();
-        ASSERT_NE(mkdtemp(templ.data()), nullptr);
-        dir_ = templ;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-    fs::path dir_;
-};
+class PlotTest : public ::ccrowd::test::TempDirTest {};
 
 /// A decoded RGB PNG.
 struct Image {

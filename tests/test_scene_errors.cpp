@@ -13,6 +13,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "temp_dir.hpp"
 #include <nlohmann/json.hpp>
 
 #include "ccrowd/error.hpp"
@@ -41,24 +43,8 @@ json baseScene() {
     })");
 }
 
-class SceneErrors : public ::testing::Test {
+class SceneErrors : public ::ccrowd::test::TempDirTest {
 protected:
-    void SetUp() override {
-        std::string templ = (fs::temp_directory_path() / "ccrowd-test-scene-errors-XXXXXX").string();
-        ASSERT_NE(mkdtemp(templ.data()), nullptr);
-        dir_ = templ;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-
-    std::string write(const std::string& name, const std::string& text) const {
-        const std::string p = (dir_ / name).string();
-        std::ofstream(p, std::ios::binary) << text;
-        return p;
-    }
-
     /// Loads and rasterises @p path; returns the InputError message, or ""
     /// (a test failure) when it loads fine or throws anything else.
     static std::string loadError(const std::string& path) {
@@ -104,7 +90,6 @@ protected:
         return d;
     }
 
-    fs::path dir_;
 };
 
 TEST_F(SceneErrors, BaseSceneIsValid) {

@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir.hpp"
+
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/placement.hpp"
@@ -28,24 +30,7 @@ namespace fs = std::filesystem;
 const fs::path kScenes = fs::path(CCROWD_SOURCE_DIR) / "scenes";
 
 /// A fresh temporary directory per test, removed afterwards.
-class SceneLoad : public ::testing::Test {
-protected:
-    void SetUp() override {
-        std::string templ = (fs::temp_directory_path() / "ccrowd-test-scene-XXXXXX").string();
-        ASSERT_NE(mkdtemp(templ.data()), nullptr);
-        dir_ = templ;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    std::string write(const std::string& name, const std::string& text) const {
-        const std::string p = (dir_ / name).string();
-        std::ofstream(p, std::ios::binary) << text;
-        return p;
-    }
-    fs::path dir_;
-};
+class SceneLoad : public ::ccrowd::test::TempDirTest {};
 
 /// Centroid of a polygon's vertices. [Units: m]
 Vec2 centre(const Polygon& p) {
