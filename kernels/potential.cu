@@ -37,6 +37,12 @@ struct FimSolver::Workspace {
 
 FimSolver::FimSolver(const Exec& ex) : ex_(ex), ws_(std::make_unique<Workspace>()) {}
 FimSolver::~FimSolver() = default;
+
+std::size_t FimSolver::workspaceBytes() const {
+    const Workspace& w = *ws_;
+    return w.phi.capacity() * sizeof(float) + w.kind.capacity() + w.flags.capacity() * sizeof(unsigned) + w.mark.capacity() +
+           w.key.capacity() * sizeof(float) + w.from.capacity() * sizeof(unsigned) + w.state.capacity() * sizeof(std::uint32_t);
+}
 FimSolver::FimSolver(FimSolver&&) noexcept = default;
 FimSolver& FimSolver::operator=(FimSolver&&) noexcept = default;
 

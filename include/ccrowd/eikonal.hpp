@@ -99,6 +99,9 @@ public:
 
     const Exec& exec() const { return ex_; }
 
+    /// Host bytes held by the workspace (for memory reports).
+    std::size_t workspaceBytes() const;
+
 private:
     struct Workspace;
     EikonalStats solveCpu(const EikonalProblem& p, const FimGrid& g, const EikonalOptions& opt, int threads);

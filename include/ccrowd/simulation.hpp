@@ -115,8 +115,10 @@ public:
     int fieldGroup(int k) const;
     int fieldStep(int k) const;
 
-    /// Bytes of memory held by agent arrays, per agent, and by grid fields.
+    /// Bytes per agent held by the agent arrays and the stages' per-agent
+    /// buffers (splat and separation sorts), at the current agent count.
     std::size_t agentBytes() const;
+    /// Bytes held by the grid fields (all groups' potentials and velocities included).
     std::size_t gridBytes() const;
 
 private:

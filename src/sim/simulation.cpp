@@ -320,17 +320,41 @@ const Field<float>& Simulation::potential(int k) const { return impl_->potential
 int Simulation::fieldCount() const { return static_cast<int>(impl_->potential.size()); }
 int Simulation::fieldGroup(int k) const { return impl_->fieldGroup.at(static_cast<std::size_t>(k)); }
 int Simulation::fieldStep(int k) const { return impl_->fieldStep.at(static_cast<std::size_t>(k)); }
+namespace {
+/// Bytes held by 1-D arrays.
+template <class... A>
+std::size_t arrayBytes(const A&... a) {
+    return ((static_cast<std::size_t>(a.size()) * sizeof(*a.host())) + ...);
+}
+}  // namespace
+
 std::size_t Simulation::agentBytes() const {
-    // agent arrays plus the splat's per-agent sort buffers (key, order, fractions, velocities)
-    return impl_->agents.bytesPerAgent() + 8 * sizeof(float);
+    const Impl& m = *impl_;
+    // the agent store plus the per-agent buffers of the splat and the separation
+    const sim::SplatWorkspace& sp = m.splatWs;
+    const sim::SeparateWorkspace& se = m.separateWs;
+    const std::size_t work = arrayBytes(sp.key, sp.order, sp.tx, sp.ty, sp.vx, sp.vy, sp.px, sp.py) +
+                             arrayBytes(se.key, se.order, se.x, se.y, se.sx, se.sy);
+    const int n = m.agents.size();
+    return m.agents.bytesPerAgent() + (n > 0 ? work / static_cast<std::size_t>(n) : 0);
 }
 std::size_t Simulation::gridBytes() const {
     const Impl& m = *impl_;
-    const std::size_t cells = static_cast<std::size_t>(m.grid.nx) * m.grid.ny;
-    std::size_t per = sizeof(float) * 4 + sizeof(sim::Vel2) * 4 + sizeof(sim::Face4) + sizeof(FaceCost) + 1 + 2 * sizeof(float);
-    per += m.potential.size() * (sizeof(float) + sizeof(sim::Vel2)) + m.goalMask.size();
-    per += sizeof(float) + 2 * sizeof(sim::Vel2) + sizeof(sim::WindowSums);  // perceived fields and their row sums
-    return cells * per;
+    // every grid field, the per-field potentials and velocities, the FIM
+    // workspaces and the stages' per-cell buffers, as allocated now
+    auto bytes = [](const auto& f) { return f.size() * sizeof(*f.host()); };
+    std::size_t total = bytes(m.grid.blocked) + bytes(m.grid.discomfort) + bytes(m.grid.terrain);
+    for (const Field<float>* f : {&m.density, &m.pressure, &m.rhoScratch, &m.perceivedDensity}) total += bytes(*f);
+    for (const Field<sim::Vel2>* f : {&m.meanVelocity, &m.meanPreferred, &m.corrected, &m.velScratch, &m.perceivedVelocity,
+                                      &m.perceivedPreferred})
+        total += bytes(*f);
+    total += bytes(m.speed) + bytes(m.cost) + bytes(m.perceiveWs.rows);
+    for (std::size_t k = 0; k < m.potential.size(); ++k) total += bytes(m.potential[k]) + bytes(m.desired[k]);
+    for (const Field<std::uint8_t>& g : m.goalMask) total += bytes(g);
+    for (const FimSolver& s : m.solvers) total += s.workspaceBytes();
+    for (const FimSolver& s : m.serialSolvers) total += s.workspaceBytes();
+    total += arrayBytes(m.splatWs.begin, m.splatWs.end, m.pressureWs.residual, m.separateWs.first);
+    return total;
 }
 
 }  // namespace ccrowd
