@@ -55,6 +55,7 @@ struct Simulation::Impl {
     std::vector<Field<std::uint8_t>> goalMask;   ///< Per goal: 1 on its cells.
     std::vector<FimSolver> solvers;              ///< One per field: workspaces kept between steps.
     std::vector<FimSolver> serialSolvers;        ///< Same, one CPU thread each (fields solved side by side).
+    std::vector<EikonalProblem> problems;        ///< Per field: its goal's cells as sources; costs from `cost`.
     sim::SplatWorkspace splatWs;
     sim::PressureWorkspace pressureWs;
     sim::PerceiveWorkspace perceiveWs;
@@ -114,7 +115,16 @@ void Simulation::Impl::setupFields() {
     routeGoal.resize(scene.groups.size());
     for (std::size_t g = 0; g < scene.groups.size(); ++g) {
         for (std::size_t r = 0; r < scene.groups[g].route.size(); ++r) {
-            routeGoal[g].push_back(sim::goalIndex(scene, static_cast<int>(g), static_cast<int>(r)));
+            const int goalIdx = sim::goalIndex(scene, static_cast<int>(g), static_cast<int>(r));
+            routeGoal[g].push_back(goalIdx);
+            // the goal's cells are the eikonal sources, at its potential (Treuille 2006 eq. 5)
+            EikonalProblem prob;
+            prob.h = grid.h;
+            prob.blocked = &grid.blocked;
+            prob.cost = &cost;
+            const float value = scene.goals[static_cast<std::size_t>(goalIdx)].potential;
+            for (int c : grid.goal_cells[static_cast<std::size_t>(goalIdx)]) prob.sources.push_back({c % nx, c / nx, value});
+            problems.push_back(std::move(prob));
             fieldOf[g].push_back(static_cast<int>(potential.size()));
             fieldGroup.push_back(static_cast<int>(g));
             fieldStep.push_back(static_cast<int>(r));
@@ -246,17 +256,9 @@ void Simulation::Impl::step() {
 
 EikonalStats Simulation::Impl::solvePotential(int k, bool singleThread) {
     const std::size_t f = static_cast<std::size_t>(k);
-    const int goalIdx = routeGoal[static_cast<std::size_t>(fieldGroup[f])][static_cast<std::size_t>(fieldStep[f])];
-    const GoalSpec& goal = scene.goals[static_cast<std::size_t>(goalIdx)];
-    // goals are the sources, at the goal's potential (Treuille 2006 eq. 5)
-    EikonalProblem prob;
-    prob.h = grid.h;
-    prob.blocked = &grid.blocked;
-    prob.cost = &cost;
-    for (int c : grid.goal_cells[static_cast<std::size_t>(goalIdx)]) prob.sources.push_back({c % grid.nx, c / grid.nx, goal.potential});
     EikonalOptions opt;
     opt.validate = false;  // costs come from unitCost: finite and positive by construction
-    return (singleThread ? serialSolvers[f] : solvers[f]).solve(prob, potential[f], opt);
+    return (singleThread ? serialSolvers[f] : solvers[f]).solve(problems[f], potential[f], opt);
 }
 
 void Simulation::Impl::exitAndSpawn() {
