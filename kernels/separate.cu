@@ -8,32 +8,12 @@
 #include <cmath>
 #include <string>
 
-#include <omp.h>
-
-#include <thrust/sort.h>
-#include <thrust/system/omp/execution_policy.h>
-
-#include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
 #include "separate.hpp"
-
-#include "omp_threads.hpp"
-
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-#include <thrust/system/cuda/execution_policy.h>
-#endif
+#include "sort_by_key.hpp"
 
 namespace ccrowd::sim {
 namespace {
-
-/// Stable sort of @p n (key, agent) pairs by key on the side @p ex runs on.
-void sortByKey(const Exec& ex, int* key, int* order, int n) {
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-    if (ex.backend == Backend::Cuda) { thrust::stable_sort_by_key(thrust::cuda::par, key, key + n, order); return; }
-#endif
-    const OmpThreads threads(ex);
-    thrust::stable_sort_by_key(thrust::omp::par, key, key + n, order);
-}
 
 /// Neighbour grid over the simulation grid: cells of d_min plus 1% (so
 /// rounding never hides a neighbour two cells away), doubled while there
@@ -59,7 +39,7 @@ SeparationGrid makeSeparationGrid(const GridInfo& g, float dMin) {
 }  // namespace
 
 void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dMin,
-              int passes, SeparateWorkspace& ws) {
+              int passes, AgentSortBuffers& sort, SeparateWorkspace& ws) {
     if (!(dMin >= 0.f) || !std::isfinite(dMin))
         throw InputError(fieldMessage("separate d_min", std::to_string(dMin), "out of range", ">= 0, finite (0 = off)"));
     if (passes < 0) throw InputError(fieldMessage("separate passes", std::to_string(passes), "out of range", ">= 0"));
@@ -70,17 +50,14 @@ void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<cons
     if (n == 0 || passes == 0 || dMin == 0.f) return;
 
     const SeparationGrid s = makeSeparationGrid(g, dMin);
-    ws.key.resize(n);
-    ws.order.resize(n);
+    sort.key.resize(n);
+    sort.order.resize(n);
     ws.x.resize(n);
     ws.y.resize(n);
-    ws.sx.resize(n);
-    ws.sy.resize(n);
     const int keys = s.nx * s.ny;
     ws.first.resize(keys + 1);
-    const View1<int> key = ws.key.view(ex), order = ws.order.view(ex);
+    const View1<int> key = sort.key.view(ex), order = sort.order.view(ex);
     const View1<float> bx = ws.x.view(ex), by = ws.y.view(ex);
-    const View1<float> sx = ws.sx.view(ex), sy = ws.sy.view(ex);
     const View1<int> first = ws.first.view(ex);
     for (int pass = 0; pass < passes; ++pass) {
         // Jacobi ping-pong: even passes read the agents and write the buffer, odd ones back
@@ -89,12 +66,11 @@ void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<cons
         const View1<float> xw = even ? bx : a.x, yw = even ? by : a.y;
         // neighbour grid: key per agent, stable sort (ties by agent index)
         forEachIndex(ex, n, SeparateKeyKernel{xr, yr, s, key, order});
-        sortByKey(ex, key.data, order.data, n);
-        // sorted copies of the positions and the first slot of every key
-        forEachIndex(ex, n, GatherSortedKernel{xr, yr, order, sx, sy});
+        sortByKey(ex, key.data, order.data, n, "separate");
+        // the first slot of every key
         forEachIndex(ex, n + 1, FirstSlotKernel{key, n, keys, first});
         // half-overlap pushes from old positions, confined to open cells
-        forEachIndex(ex, n, SeparatePushKernel{xr, yr, sx, sy, order, first, s, g, blocked, dMin, xw, yw});
+        forEachIndex(ex, n, SeparatePushKernel{xr, yr, order, first, s, g, blocked, dMin, xw, yw});
     }
     // an odd number of passes left the result in the buffer
     if (passes % 2 == 1) forEachIndex(ex, n, CopyPositionsKernel{bx, by, a.x, a.y});

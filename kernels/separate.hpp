@@ -20,11 +20,11 @@
 namespace ccrowd::sim {
 
 /// Reusable buffers of the separation.
+/// The sort itself uses the AgentSortBuffers: key = neighbour-grid cell per
+/// sorted slot (ascending after the sort), order = agent index per sorted
+/// slot (ties by index: stable sort).
 struct SeparateWorkspace {
-    Array<int> key;    ///< Neighbour-grid cell per sorted slot (ascending after the sort). [Size: agents]
-    Array<int> order;  ///< Agent index per sorted slot (ties by index: stable sort). [Size: agents]
     Array<float> x, y;  ///< Second position buffer (Jacobi: read one, write the other). [Units: m] [Size: agents]
-    Array<float> sx, sy;  ///< Positions in sorted-slot order. [Units: m] [Size: agents]
     Array<int> first;   ///< First sorted slot whose key is >= the index. [Size: neighbour cells + 1]
 };
 
@@ -45,17 +45,6 @@ struct SeparationGrid {
         if (f >= static_cast<float>(n)) return n - 1;
         const int c = static_cast<int>(f);
         return c < n ? c : n - 1;
-    }
-};
-
-/// Positions in sorted-slot order: sx[q] = x[order[q]].
-struct GatherSortedKernel {
-    View1<const float> x, y;
-    View1<const int> order;
-    View1<float> sx, sy;
-    CC_HD void operator()(int q) const {
-        sx[q] = x[order[q]];
-        sy[q] = y[order[q]];
     }
 };
 
@@ -132,7 +121,6 @@ CC_HD inline void coincidentDirection(int lo, int hi, float& ux, float& uy) {
 /// agent outside the grid or in a blocked cell was first moved out.
 struct SeparatePushKernel {
     View1<const float> x, y;        ///< Old positions. [Units: m]
-    View1<const float> sx, sy;      ///< Old positions in sorted-slot order. [Units: m]
     View1<const int> order;         ///< Agent per sorted slot.
     View1<const int> first;         ///< First slot per neighbour-grid key (FirstSlotKernel).
     SeparationGrid s;
@@ -153,7 +141,7 @@ struct SeparatePushKernel {
             for (int q = b; q < e; ++q) {
                 const int o = order[q];
                 if (o == k) continue;
-                const float dx = xi - sx[q], dy = yi - sy[q];
+                const float dx = xi - x[o], dy = yi - y[o];
                 const float d2 = dx * dx + dy * dy;
                 if (!(d2 < dMin * dMin)) continue;
                 // half the overlap along the line (a fixed pair direction when coincident)

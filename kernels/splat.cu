@@ -1,50 +1,18 @@
 /// @file splat.cu
-/// Splat stage launcher (b): agents -> density and mean velocities, by sort
-/// and gather (kernels/splat.hpp). Compiled by nvcc in CUDA builds and by the
+/// Splat stage launchers (b): sortAgents() stores the agents by cell,
+/// splat() gathers density and mean velocities (kernels/splat.hpp). Compiled by nvcc in CUDA builds and by the
 /// C++ compiler (OpenMP, Thrust's OMP system) otherwise.
-
-#include <omp.h>
 
 #include <algorithm>
 #include <string>
 
-#include <thrust/sort.h>
-#include <thrust/system/omp/execution_policy.h>
-#include <thrust/system_error.h>
-
-#include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
 #include "launch.hpp"
+#include "sort_by_key.hpp"
 #include "splat.hpp"
-
-#include "omp_threads.hpp"
-
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-#include <thrust/system/cuda/execution_policy.h>
-#endif
 
 namespace ccrowd::sim {
 namespace {
-
-/// Stable sort of @p order [Size: n] by @p key [Size: n] on the Exec's side.
-/// Stable on an identity permutation: the result is unique (by key, then
-/// agent index), whatever the thread count.
-void sortByKey(const Exec& ex, int* key, int* order, int n) {
-    try {
-        if (ex.backend == Backend::Cuda) {
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-            thrust::stable_sort_by_key(thrust::cuda::par, key, key + n, order);
-            return;
-#else
-            throw BackendError("splat: CUDA backend requested but this build has no CUDA backend");
-#endif
-        }
-        OmpThreads threads(ex);
-        thrust::stable_sort_by_key(thrust::omp::par, key, key + n, order);
-    } catch (const thrust::system_error& e) {
-        throw BackendError(std::string("thrust::stable_sort_by_key (splat) failed: ") + e.what() + " at " + __FILE__);
-    }
-}
 
 /// Throws InputError unless @p v is nx-by-ny of @p g.
 template <class T>
@@ -55,44 +23,60 @@ void checkSize(const View2<T>& v, const GridInfo& g, const char* name) {
                                   std::to_string(g.nx) + "x" + std::to_string(g.ny)));
 }
 
+/// Permutes one agent array into sorted order through @p scratch.
+template <class T>
+void permute(const Exec& ex, View1<const int> order, View1<T> a, View1<T> scratch) {
+    forEachIndex(ex, a.n, PermuteKernel<T>{order, a, scratch});
+    forEachIndex(ex, a.n, CopyKernel<T>{scratch, a});
+}
+
+/// The box clamped to the grid.
+CellRange clampBox(const CellRange& b, const GridInfo& g) {
+    return CellRange{std::max(b.i0, 0), std::max(b.j0, 0), std::min(b.i1, g.nx), std::min(b.j1, g.ny)};
+}
+
 }  // namespace
 
-void splat(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRange& boxIn, SplatWorkspace& ws,
-           View2<float> rho, View2<Vel2> meanVelocity, View2<Vel2> meanPreferred) {
-    checkSize(rho, g, "rho");
-    checkSize(meanVelocity, g, "meanVelocity");
-    checkSize(meanPreferred, g, "meanPreferred");
-    // the box, clamped to the grid
-    CellRange box;
-    box.i0 = std::max(boxIn.i0, 0); box.j0 = std::max(boxIn.j0, 0);
-    box.i1 = std::min(boxIn.i1, g.nx); box.j1 = std::min(boxIn.j1, g.ny);
+void sortAgents(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRange& boxIn, SplatWorkspace& ws) {
+    const CellRange box = clampBox(boxIn, g);
     const int n = a.n;
-
     // size the workspace (device copies grow on first view)
-    for (Array<int>* v : {&ws.key, &ws.order}) v->resize(n);
-    for (Array<float>* v : {&ws.tx, &ws.ty, &ws.vx, &ws.vy, &ws.px, &ws.py}) v->resize(n);
+    ws.sort.key.resize(n);
+    ws.sort.order.resize(n);
+    ws.sort.scratch.resize(n);
     ws.begin.resize(g.nx * g.ny);
     ws.end.resize(g.nx * g.ny);
-    const View1<int> key = ws.key.view(ex), order = ws.order.view(ex);
-    const View1<float> tx = ws.tx.view(ex), ty = ws.ty.view(ex);
-    const View1<float> vx = ws.vx.view(ex), vy = ws.vy.view(ex), px = ws.px.view(ex), py = ws.py.view(ex);
+    if (box.empty()) return;
+    const View1<int> key = ws.sort.key.view(ex), order = ws.sort.order.view(ex);
     const View1<int> begin = ws.begin.view(ex), end = ws.end.view(ex);
-
-    if (!box.empty()) {
-        // 1. stencil origin per agent; 2. sort agents by it; 3. sorted copies
-        if (n > 0) {
-            forEachIndex(ex, n, SplatKeyKernel{g, a.x, a.y, key, order});
-            sortByKey(ex, key.data, order.data, n);
-            forEachIndex(ex, n, SplatPermuteKernel{g, order, a.x, a.y, a.vx, a.vy, a.px, a.py, tx, ty, vx, vy, px, py});
-        }
-        // 4. sorted range of every stencil origin the box's cells gather from
-        const CellRange origins{std::max(box.i0 - 1, 0), std::max(box.j0 - 1, 0), box.i1, box.j1};
-        forEachCell(ex, origins, SplatClearKernel{g, begin, end});
-        forEachIndex(ex, n, SplatBoundsKernel{g, key, begin, end});
+    // 1. stencil origin per agent; 2. stable sort of agent indices by it
+    if (n > 0) {
+        forEachIndex(ex, n, SplatKeyKernel{g, a.x, a.y, key, order});
+        sortByKey(ex, key.data, order.data, n, "splat");
     }
+    // 3. sorted range of every stencil origin the box's cells gather from
+    const CellRange origins{std::max(box.i0 - 1, 0), std::max(box.j0 - 1, 0), box.i1, box.j1};
+    forEachCell(ex, origins, SplatClearKernel{g, begin, end});
+    forEachIndex(ex, n, SplatBoundsKernel{g, key, begin, end});
+    // 4. every agent array into sorted order (the keys are no longer needed: scratch for the ints)
+    const View1<float> fs = ws.sort.scratch.view(ex);
+    for (const View1<float>& v : {a.x, a.y, a.vx, a.vy, a.px, a.py, a.vmax}) permute<float>(ex, order, v, fs);
+    for (const View1<int>& v : {a.field, a.id}) permute<int>(ex, order, v, key);
+}
+
+void splat(const Exec& ex, const AgentViews& a, View1<const float> ux, View1<const float> uy, const GridInfo& g,
+           const CellRange& boxIn, SplatWorkspace& ws, View2<float> rho, View2<Vel2> mean) {
+    if (rho.data || rho.size() != 0) checkSize(rho, g, "rho");
+    checkSize(mean, g, "mean");
+    if (ux.n != a.n || uy.n != a.n)
+        throw InputError(fieldMessage("splat.u", std::to_string(ux.n) + "/" + std::to_string(uy.n),
+                                      "per-agent vector size differs from the agent count", std::to_string(a.n)));
+    const CellRange box = clampBox(boxIn, g);
+    if (!box.empty() && (ws.begin.size() != g.nx * g.ny || ws.sort.key.size() != a.n))
+        throw Error("splat: the workspace was not prepared by sortAgents() for these agents and this grid");
     // 5. gather per cell (zero outside the box)
-    forEachCell(ex, CellRange{0, 0, g.nx, g.ny},
-                SplatGatherKernel{g, box, begin, end, tx, ty, vx, vy, px, py, rho, meanVelocity, meanPreferred});
+    const View1<const int> begin = ws.begin.view(ex), end = ws.end.view(ex);
+    forEachCell(ex, CellRange{0, 0, g.nx, g.ny}, SplatGatherKernel{g, box, begin, end, a.x, a.y, ux, uy, rho, mean});
 }
 
 }  // namespace ccrowd::sim

@@ -3,12 +3,15 @@
 /// Splat stage (b): agents -> density and mean velocities (DESIGN.md §5,
 /// "Density"; Treuille et al. 2006 §4.1 without the lambda sharpening).
 ///
-/// Deterministic, mass-conserving cloud-in-cell transfer:
+/// Deterministic, mass-conserving cloud-in-cell transfer. sortAgents():
 ///   1. per agent: the lower-left cell of its bilinear stencil (the key);
 ///   2. sort agent indices by key (stable, Thrust);
-///   3. per sorted agent: its stencil weights and velocities, in sorted order;
-///   4. per cell: the sorted range [begin, end) of each key (cleared, then
+///   3. per cell: the sorted range [begin, end) of each key (cleared, then
 ///      set by the sorted agents that start / end a run of equal keys);
+///   4. permute every agent array into sorted order (through a scratch
+///      array), so the agents themselves are stored by cell: no sorted
+///      copies, and later per-agent stages read the grid with locality.
+/// splat():
 ///   5. per cell: gather from the four stencil origins (i-1..i, j-1..j) in a
 ///      fixed order, so sums do not depend on threads or scheduling.
 /// The stencil is also used to interpolate grid values back to agents
@@ -23,15 +26,13 @@
 
 namespace ccrowd::sim {
 
-/// Reusable buffers of the splat. Sized by splat(); on the CUDA backend the
-/// device copies are used and the host copies only hold the size.
+/// Reusable buffers of the splat. Sized by sortAgents(); on the CUDA backend
+/// the device copies are used and the host copies only hold the size.
 struct SplatWorkspace {
-    Array<int> key;    ///< Stencil origin cell i0 + j0*nx per agent, sorted; nx*ny = outside the grid. [Size: n]
-    Array<int> order;  ///< Agent index at each sorted position. [Size: n]
-    Array<float> tx, ty;  ///< Stencil fractions of the sorted agents. [Limit: 0..1] [Size: n]
-    Array<float> vx, vy;  ///< Velocities of the sorted agents. [Units: m/s] [Size: n]
-    Array<float> px, py;  ///< Preferred velocities of the sorted agents. [Units: m/s] [Size: n]
-    Array<int> begin, end;  ///< Sorted range [begin, end) of agents whose stencil origin is the cell. [Size: nx*ny]
+    /// key: stencil origin cell i0 + j0*nx per agent (nx*ny = outside the
+    /// grid), then reused as the scratch of the int arrays' permutation.
+    AgentSortBuffers sort;
+    Array<int> begin, end;  ///< Range [begin, end) of sorted agents whose stencil origin is the cell. [Size: nx*ny]
 };
 
 /// Continuous coordinate @p f of one axis (cell centres at integers) clamped
@@ -86,26 +87,24 @@ struct SplatKeyKernel {
     }
 };
 
-/// Step 3: stencil fractions and velocities of the agent at sorted position s.
-struct SplatPermuteKernel {
-    GridInfo g;
+/// Step 4a: out[s] = in[order[s]] (one agent array into sorted order).
+template <class T>
+struct PermuteKernel {
     View1<const int> order;
-    View1<const float> x, y, vx, vy, px, py;  ///< Agents, by agent index.
-    View1<float> tx, ty, svx, svy, spx, spy;  ///< Out: by sorted position.
-
-    CC_HD void operator()(int s) const {
-        const int k = order[s];
-        int i0 = 0, j0 = 0;
-        float fx = 0.f, fy = 0.f;
-        clampedAxis(g.gx(x[k]), g.nx, i0, fx);
-        clampedAxis(g.gy(y[k]), g.ny, j0, fy);
-        tx[s] = fx; ty[s] = fy;
-        svx[s] = vx[k]; svy[s] = vy[k];
-        spx[s] = px[k]; spy[s] = py[k];
-    }
+    View1<const T> in;
+    View1<T> out;
+    CC_HD void operator()(int s) const { out[s] = in[order[s]]; }
 };
 
-/// Step 4a: empty range for cell (i, j) (stencil origins of the box).
+/// Step 4b: copies the permuted array back.
+template <class T>
+struct CopyKernel {
+    View1<const T> in;
+    View1<T> out;
+    CC_HD void operator()(int s) const { out[s] = in[s]; }
+};
+
+/// Step 3a: empty range for cell (i, j) (stencil origins of the box).
 struct SplatClearKernel {
     GridInfo g;
     View1<int> begin, end;  ///< Out, per cell.
@@ -117,7 +116,7 @@ struct SplatClearKernel {
     }
 };
 
-/// Step 4b: the sorted position s that starts (ends) a run of equal keys
+/// Step 3b: the sorted position s that starts (ends) a run of equal keys
 /// writes the run's begin (end) for that cell: one writer per cell, no
 /// search. Agents outside the grid (key nx*ny) are skipped.
 struct SplatBoundsKernel {
@@ -136,21 +135,19 @@ struct SplatBoundsKernel {
 /// Weighted sums of one cell.
 struct SplatSums {
     float w = 0.f;             ///< Sum of weights [persons].
-    float vx = 0.f, vy = 0.f;  ///< Sum of w v. [Units: persons m/s]
-    float px = 0.f, py = 0.f;  ///< Sum of w p. [Units: persons m/s]
+    float ux = 0.f, uy = 0.f;  ///< Sum of w u. [Units: persons m/s]
 };
 
-/// Step 5: density and mean velocities of every cell of the grid; cells
+/// Step 5: density and mean of (ux, uy) of every cell of the grid; cells
 /// outside the box get 0. Origins are visited in the fixed order (i-1, j-1),
 /// (i, j-1), (i-1, j), (i, j), agents of one origin in sorted order.
 struct SplatGatherKernel {
     GridInfo g;
     CellRange box;
     View1<const int> begin, end;
-    View1<const float> tx, ty, vx, vy, px, py;  ///< By sorted position.
-    View2<float> rho;              ///< Out. [Units: persons/m^2]
-    View2<Vel2> meanVelocity;      ///< Out. [Units: m/s]
-    View2<Vel2> meanPreferred;     ///< Out. [Units: m/s]
+    View1<const float> x, y, ux, uy;  ///< Sorted agents. [Units: m, m/s]
+    View2<float> rho;                 ///< Out (not written when empty). [Units: persons/m^2]
+    View2<Vel2> mean;                 ///< Out. [Units: m/s]
 
     /// Adds the agents of origin (oi, oj); the cell is at offset (di, dj) in
     /// {0, 1}^2 from the origin, so its weight is the matching corner weight.
@@ -158,21 +155,23 @@ struct SplatGatherKernel {
         if (oi < 0 || oj < 0) return;
         const int c = g.index(oi, oj);
         for (int q = begin[c]; q < end[c]; ++q) {
-            const float wx = di ? tx[q] : 1.f - tx[q];
-            const float wy = dj ? ty[q] : 1.f - ty[q];
-            const float w = wx * wy;
+            int i0 = 0, j0 = 0;
+            float tx = 0.f, ty = 0.f;
+            clampedAxis(g.gx(x[q]), g.nx, i0, tx);
+            clampedAxis(g.gy(y[q]), g.ny, j0, ty);
+            const float w = (di ? tx : 1.f - tx) * (dj ? ty : 1.f - ty);
             s.w += w;
-            s.vx += w * vx[q]; s.vy += w * vy[q];
-            s.px += w * px[q]; s.py += w * py[q];
+            s.ux += w * ux[q];
+            s.uy += w * uy[q];
         }
     }
 
     CC_HD void operator()(int i, int j) const {
+        const bool writeRho = rho.data != nullptr;
         // outside the box: nothing
         if (i < box.i0 || j < box.j0 || i >= box.i1 || j >= box.j1) {
-            rho(i, j) = 0.f;
-            meanVelocity(i, j) = Vel2{};
-            meanPreferred(i, j) = Vel2{};
+            if (writeRho) rho(i, j) = 0.f;
+            mean(i, j) = Vel2{};
             return;
         }
         // gather from the four stencil origins in a fixed order
@@ -181,11 +180,9 @@ struct SplatGatherKernel {
         add(i, j - 1, 0, 1, s);
         add(i - 1, j, 1, 0, s);
         add(i, j, 0, 0, s);
-        // density [persons/m^2] and weighted means (DESIGN.md §5)
-        rho(i, j) = s.w / (g.h * g.h);
-        const bool any = s.w > 0.f;
-        meanVelocity(i, j) = any ? Vel2{s.vx / s.w, s.vy / s.w} : Vel2{};
-        meanPreferred(i, j) = any ? Vel2{s.px / s.w, s.py / s.w} : Vel2{};
+        // density [persons/m^2] and weighted mean (DESIGN.md §5)
+        if (writeRho) rho(i, j) = s.w / (g.h * g.h);
+        mean(i, j) = s.w > 0.f ? Vel2{s.ux / s.w, s.uy / s.w} : Vel2{};
     }
 };
 

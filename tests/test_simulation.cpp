@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -184,11 +185,16 @@ TEST_P(SimulationBackend, AgentsMoveTowardTheirGoal) {
     const AgentSnapshot after = sim.agents();
     ASSERT_EQ(before.size(), after.size());
     // the potential of the group's field drops along every agent's path
+    // (agents are stored by cell, not by id: match them by id)
     const SceneGrid& g = sim.grid();
+    std::map<int, int> slotBefore;
+    for (int k = 0; k < before.size(); ++k) slotBefore[before.id[k]] = k;
     int moved = 0;
     for (int k = 0; k < after.size(); ++k) {
         int i0 = 0, j0 = 0, i1 = 0, j1 = 0;
-        g.cellOf(before.x[k], before.y[k], i0, j0);
+        ASSERT_EQ(slotBefore.count(after.id[k]), 1u);
+        const int b = slotBefore[after.id[k]];
+        g.cellOf(before.x[b], before.y[b], i0, j0);
         g.cellOf(after.x[k], after.y[k], i1, j1);
         const Field<float>& phi = sim.potential(0);
         if (phi(i1, j1) < phi(i0, j0)) ++moved;

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "test_crowd.hpp"
 #include "kernels/agents.hpp"
 #include "src/sim/stages.hpp"
 
@@ -21,27 +22,7 @@ namespace {
 
 using sim::AgentViews;
 
-/// Host agent arrays (structure of arrays).
-struct Agents {
-    Array<float> x, y, vx, vy, px, py, vmax, radius;
-    Array<int> field;
-
-    explicit Agents(int n)
-        : x(n), y(n), vx(n), vy(n), px(n), py(n), vmax(n, 1.34f), radius(n, 0.2f), field(n, 0) {}
-    int size() const { return x.size(); }
-    template <class F>
-    void each(F f) { f(x); f(y); f(vx); f(vy); f(px); f(py); f(vmax); f(radius); }
-    void upload() { each([](Array<float>& a) { a.upload(); }); field.upload(); }
-    void download() { each([](Array<float>& a) { a.download(); }); }
-    AgentViews views(const Exec& ex) {
-        AgentViews v;
-        v.n = size();
-        v.x = x.view(ex); v.y = y.view(ex); v.vx = vx.view(ex); v.vy = vy.view(ex);
-        v.px = px.view(ex); v.py = py.view(ex); v.vmax = vmax.view(ex); v.radius = radius.view(ex);
-        v.field = field.view(ex);
-        return v;
-    }
-};
+using Agents = TestCrowd;
 
 /// A grid with its blocked mask.
 struct World {
@@ -59,15 +40,15 @@ struct World {
 };
 
 void runVelocity(const Exec& ex, Agents& a, World& w) {
-    if (ex.backend == Backend::Cuda) { a.upload(); w.p.upload(); w.blocked.upload(); }
+    if (ex.backend == Backend::Cuda) { w.p.upload(); w.blocked.upload(); }
     sim::agentVelocity(ex, a.views(ex), w.g, w.p.view(ex), w.blocked.view(ex));
-    if (ex.backend == Backend::Cuda) a.download();
+    a.fetch(ex);
 }
 
 void runAdvect(const Exec& ex, Agents& a, World& w, float dt) {
-    if (ex.backend == Backend::Cuda) { a.upload(); w.blocked.upload(); }
+    if (ex.backend == Backend::Cuda) w.blocked.upload();
     sim::advect(ex, a.views(ex), w.g, w.blocked.view(ex), dt);
-    if (ex.backend == Backend::Cuda) a.download();
+    a.fetch(ex);
 }
 
 /// Random walls: a border ring, a few wall segments and scattered cells.

@@ -15,25 +15,18 @@
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "test_crowd.hpp"
 #include "kernels/separate.hpp"
 #include "src/sim/stages.hpp"
 
 namespace ccrowd::test {
 namespace {
 
-using sim::AgentViews;
 using sim::SeparateWorkspace;
 
 constexpr float kDMin = 0.4f;
 
-/// Host agent positions (the only arrays separate reads and writes), with
-/// the other per-agent arrays the views need.
-struct Crowd {
-    Array<float> x, y, other;
-    Array<int> field;
-    explicit Crowd(int n) : x(n), y(n), other(n, 1.f), field(n, 0) {}
-    int size() const { return x.size(); }
-};
+using Crowd = TestCrowd;
 
 struct World {
     GridInfo g;
@@ -47,17 +40,10 @@ struct World {
 };
 
 void runSeparate(const Exec& ex, Crowd& c, World& w, int passes, SeparateWorkspace& ws, float dMin = kDMin) {
-    const bool cuda = ex.backend == Backend::Cuda;
-    if (cuda) { c.x.upload(); c.y.upload(); c.other.upload(); c.field.upload(); w.blocked.upload(); }
-    AgentViews a;
-    a.n = c.size();
-    a.x = c.x.view(ex); a.y = c.y.view(ex);
-    // separate reads only positions; the other views alias one spare array
-    const View1<float> o = c.other.view(ex);
-    a.vx = a.vy = a.px = a.py = a.vmax = a.radius = o;
-    a.field = c.field.view(ex);
-    sim::separate(ex, a, w.g, w.blocked.view(ex), dMin, passes, ws);
-    if (cuda) { c.x.download(); c.y.download(); }
+    if (ex.backend == Backend::Cuda) w.blocked.upload();
+    sim::AgentSortBuffers sort;
+    sim::separate(ex, c.views(ex), w.g, w.blocked.view(ex), dMin, passes, sort, ws);
+    c.fetch(ex);
 }
 
 float minDistance(const Crowd& c) {

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "test_crowd.hpp"
 #include "ccrowd/field.hpp"
 #include "kernels/active_box.hpp"
 #include "kernels/splat.hpp"
@@ -21,27 +22,7 @@
 namespace ccrowd::test {
 namespace {
 
-/// Agents as owning arrays; views() hands them to a stage on the Exec's side.
-struct Crowd {
-    Array<float> x, y, vx, vy, px, py, vmax, radius;
-    Array<int> field;
-
-    void add(float ax, float ay, float avx = 0.f, float avy = 0.f, float apx = 0.f, float apy = 0.f) {
-        x.vector().push_back(ax); y.vector().push_back(ay);
-        vx.vector().push_back(avx); vy.vector().push_back(avy);
-        px.vector().push_back(apx); py.vector().push_back(apy);
-        vmax.vector().push_back(1.34f); radius.vector().push_back(0.2f); field.vector().push_back(0);
-    }
-    int size() const { return x.size(); }
-    sim::AgentViews views(const Exec& ex) {
-        if (ex.backend == Backend::Cuda) {
-            for (Array<float>* a : {&x, &y, &vx, &vy, &px, &py, &vmax, &radius}) a->upload();
-            field.upload();
-        }
-        return sim::AgentViews{size(), x.view(ex), y.view(ex), vx.view(ex), vy.view(ex), px.view(ex), py.view(ex),
-                               vmax.view(ex), radius.view(ex), field.view(ex)};
-    }
-};
+using Crowd = TestCrowd;
 
 /// Output fields of the splat, read back to the host by fetch().
 struct SplatOut {
@@ -50,7 +31,11 @@ struct SplatOut {
     SplatOut(int nx, int ny, float fill = 0.f) : rho(nx, ny, fill), v(nx, ny), p(nx, ny) {}
     void run(const Exec& ex, Crowd& c, const GridInfo& g, const CellRange& box, sim::SplatWorkspace& ws) {
         if (ex.backend == Backend::Cuda) { rho.upload(); v.upload(); p.upload(); }
-        sim::splat(ex, c.views(ex), g, box, ws, rho.view(ex), v.view(ex), p.view(ex));
+        const sim::AgentViews a = c.views(ex);
+        sim::sortAgents(ex, a, g, box, ws);
+        sim::splat(ex, a, a.vx, a.vy, g, box, ws, rho.view(ex), v.view(ex));
+        sim::splat(ex, a, a.px, a.py, g, box, ws, {}, p.view(ex));
+        c.fetch(ex);
         if (ex.backend == Backend::Cuda) { rho.download(); v.download(); p.download(); }
     }
     double mass(float h) const {
@@ -196,6 +181,59 @@ TEST_P(SplatStage, MassIsConservedForRandomAgents) {
     }
 }
 
+TEST_P(SplatStage, SortAgentsStoresAgentsByStencilCellAndMovesEveryArray) {
+    const GridInfo g = makeGrid(19, 13, 0.5f, -1.f, 2.f);
+    int inside = 0;
+    const Crowd before = randomCrowd(g, 2000, 5u, &inside);
+    Crowd c = before;
+    for (int k = 0; k < c.size(); ++k) { c.vmax[k] = 0.5f + 0.001f * k; c.field[k] = k % 7; }
+    const Crowd tagged = c;
+    const Exec ex = GetParam();
+    sim::SplatWorkspace ws;
+    const sim::AgentViews a = c.views(ex);
+    sim::sortAgents(ex, a, g, sim::activeBox(ex, a, g, 1.f), ws);
+    c.fetch(ex);
+    // a permutation: every id once, each agent's arrays moved together
+    std::vector<int> seen(static_cast<std::size_t>(c.size()), 0);
+    int previousKey = -1;
+    for (int s = 0; s < c.size(); ++s) {
+        const int k = c.id[s];
+        ASSERT_GE(k, 0);
+        ASSERT_LT(k, c.size());
+        ++seen[static_cast<std::size_t>(k)];
+        EXPECT_EQ(c.x[s], tagged.x[k]);
+        EXPECT_EQ(c.y[s], tagged.y[k]);
+        EXPECT_EQ(c.vx[s], tagged.vx[k]);
+        EXPECT_EQ(c.py[s], tagged.py[k]);
+        EXPECT_EQ(c.vmax[s], tagged.vmax[k]);
+        EXPECT_EQ(c.field[s], tagged.field[k]);
+        // keys ascending (outside the grid last), ties in agent order
+        const int key = sim::insideGrid(g, c.x[s], c.y[s])
+                            ? g.index(sim::clampedBilinear(g, c.x[s], c.y[s]).i0, sim::clampedBilinear(g, c.x[s], c.y[s]).j0)
+                            : g.nx * g.ny;
+        ASSERT_GE(key, previousKey) << "slot " << s;
+        if (key == previousKey) {
+            EXPECT_GT(k, c.id[s - 1]) << "slot " << s;
+        }
+        previousKey = key;
+    }
+    for (int v : seen) EXPECT_EQ(v, 1);
+    EXPECT_GT(inside, 0);
+}
+
+TEST_P(SplatStage, SplatWithoutSortAgentsIsAnError) {
+    const GridInfo g = makeGrid(6, 6, 1.f);
+    Crowd c;
+    c.add(2.5f, 2.5f);
+    Field<float> rho(6, 6);
+    Field<sim::Vel2> v(6, 6);
+    const Exec ex = GetParam();
+    if (ex.backend == Backend::Cuda) { rho.upload(); v.upload(); }
+    sim::SplatWorkspace ws;
+    const sim::AgentViews a = c.views(ex);
+    EXPECT_THROW(sim::splat(ex, a, a.vx, a.vy, g, whole(g), ws, rho.view(ex), v.view(ex)), Error);
+}
+
 TEST_P(SplatStage, CellsOutsideTheBoxAreZero) {
     const GridInfo g = makeGrid(8, 6, 0.5f);
     Crowd c;
@@ -245,12 +283,15 @@ TEST_P(SplatStage, OneCellWideGridKeepsMass) {
 TEST(SplatStage, BitwiseIdenticalForOneAndTwoThreads) {
     const GridInfo g = makeGrid(64, 48, 0.25f, 0.3f, -0.7f);
     int inside = 0;
-    Crowd c = randomCrowd(g, 20000, 11u, &inside);
+    Crowd c1 = randomCrowd(g, 20000, 11u, &inside), c2 = c1;
     SplatOut one(g.nx, g.ny), two(g.nx, g.ny);
     sim::SplatWorkspace ws1, ws2;
     const Exec e1{Backend::Cpu, 1}, e2{Backend::Cpu, 2};
-    one.run(e1, c, g, sim::activeBox(e1, c.views(e1), g, 0.5f), ws1);
-    two.run(e2, c, g, sim::activeBox(e2, c.views(e2), g, 0.5f), ws2);
+    one.run(e1, c1, g, sim::activeBox(e1, c1.views(e1), g, 0.5f), ws1);
+    two.run(e2, c2, g, sim::activeBox(e2, c2.views(e2), g, 0.5f), ws2);
+    // the agents are sorted the same way too
+    EXPECT_EQ(c1.id.vector(), c2.id.vector());
+    EXPECT_EQ(std::memcmp(c1.x.host(), c2.x.host(), sizeof(float) * c1.size()), 0);
     EXPECT_EQ(std::memcmp(one.rho.host(), two.rho.host(), one.rho.size() * sizeof(float)), 0);
     EXPECT_EQ(std::memcmp(one.v.host(), two.v.host(), one.v.size() * sizeof(sim::Vel2)), 0);
     EXPECT_EQ(std::memcmp(one.p.host(), two.p.host(), one.p.size() * sizeof(sim::Vel2)), 0);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "test_crowd.hpp"
 #include "ccrowd/field.hpp"
 #include "kernels/desired_velocity.hpp"
 #include "src/sim/stages.hpp"
@@ -141,28 +142,9 @@ TEST_P(DesiredVelocityStage, OnlyTheBoxIsWritten) {
 
 // ---- preferred velocity ------------------------------------------------------
 
-/// Agents for preferredVelocity, read back by fetch().
-struct Crowd {
-    Array<float> x, y, vx, vy, px, py, vmax, radius;
-    Array<int> field;
-
-    void add(float ax, float ay, float avmax, int f = 0) {
-        x.vector().push_back(ax); y.vector().push_back(ay);
-        vmax.vector().push_back(avmax); field.vector().push_back(f);
-        for (Array<float>* a : {&vx, &vy, &px, &py}) a->vector().push_back(-7.f);
-        radius.vector().push_back(0.2f);
-    }
-    sim::AgentViews views(const Exec& ex) {
-        if (ex.backend == Backend::Cuda) {
-            for (Array<float>* a : {&x, &y, &vx, &vy, &px, &py, &vmax, &radius}) a->upload();
-            field.upload();
-        }
-        return sim::AgentViews{x.size(), x.view(ex), y.view(ex), vx.view(ex), vy.view(ex), px.view(ex), py.view(ex),
-                               vmax.view(ex), radius.view(ex), field.view(ex)};
-    }
-    void fetch(const Exec& ex) {
-        if (ex.backend == Backend::Cuda) { px.download(); py.download(); }
-    }
+/// Agents for preferredVelocity: velocities at -7 (to see them overwritten).
+struct Crowd : TestCrowd {
+    void add(float ax, float ay, float avmax, int f = 0) { TestCrowd::add(ax, ay, -7.f, -7.f, -7.f, -7.f, avmax, f); }
 };
 
 /// Runs preferredVelocity with @p fields (host fields, moved to the Exec's side).

@@ -21,7 +21,7 @@ float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng) {
     return std::min(d.max, std::max(d.min, d.sd > 0.f ? normal(rng) : d.mean));
 }
 
-void AgentStore::add(float x, float y, float vmax, float radius, int group, int field, int routeStep) {
+void AgentStore::add(float x, float y, float vmax, int group) {
     x_.vector().push_back(x);
     y_.vector().push_back(y);
     vx_.vector().push_back(0.f);
@@ -29,31 +29,30 @@ void AgentStore::add(float x, float y, float vmax, float radius, int group, int 
     px_.vector().push_back(0.f);
     py_.vector().push_back(0.f);
     vmax_.vector().push_back(vmax);
-    radius_.vector().push_back(radius);
-    field_.vector().push_back(field);
+    field_.vector().push_back(table_.fieldOf.at(static_cast<std::size_t>(group)).at(0));
     id_.vector().push_back(nextId_++);
-    group_.vector().push_back(group);
-    step_.vector().push_back(routeStep);
 }
 
 AgentViews AgentStore::views(const Exec& ex) {
     AgentViews v;
     v.n = size();
     if (ex.backend == Backend::Cuda) {
-        for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_, &radius_}) a->upload();
-        field_.upload();
+        for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->upload();
+        for (Array<int>* a : {&field_, &id_}) a->upload();
     }
     v.x = x_.view(ex); v.y = y_.view(ex);
     v.vx = vx_.view(ex); v.vy = vy_.view(ex);
     v.px = px_.view(ex); v.py = py_.view(ex);
-    v.vmax = vmax_.view(ex); v.radius = radius_.view(ex);
-    v.field = field_.view(ex);
+    v.vmax = vmax_.view(ex);
+    v.field = field_.view(ex); v.id = id_.view(ex);
     return v;
 }
 
 void AgentStore::download(const Exec& ex) {
     if (ex.backend != Backend::Cuda || size() == 0) return;
-    for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_}) a->download();
+    // the splat stores the agents sorted by cell: every array changed
+    for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->download();
+    for (Array<int>* a : {&field_, &id_}) a->download();
 }
 
 std::vector<int> AgentStore::fieldsInUse(int fieldCount) const {
@@ -63,52 +62,52 @@ std::vector<int> AgentStore::fieldsInUse(int fieldCount) const {
 }
 
 std::vector<ExitEvent> AgentStore::advanceRoutes(const Scene& scene, const SceneGrid& grid,
-                                                 const std::vector<Field<std::uint8_t>>& goalMask,
-                                                 const std::vector<std::vector<int>>& routeGoal,
-                                                 const std::vector<std::vector<int>>& fieldOf) {
+                                                 const std::vector<Field<std::uint8_t>>& goalMask) {
     std::vector<ExitEvent> left;
     const int n = size();
     int kept = 0;
     for (int k = 0; k < n; ++k) {
-        const int g = group_[k];
-        int step = step_[k];
+        const int g = table_.group[static_cast<std::size_t>(field_[k])];
+        const int step = table_.step[static_cast<std::size_t>(field_[k])];
         const GroupSpec& spec = scene.groups[static_cast<std::size_t>(g)];
-        bool leaves = false;
+        int field = field_[k];
         // inside the current goal: next route step, or leave at a final exit
         int i = 0, j = 0;
         grid.cellOf(x_[k], y_[k], i, j);
-        const int goal = routeGoal[static_cast<std::size_t>(g)][static_cast<std::size_t>(step)];
+        const int goal = table_.routeGoal[static_cast<std::size_t>(g)][static_cast<std::size_t>(step)];
         if (goalMask[static_cast<std::size_t>(goal)](i, j)) {
             if (step + 1 < static_cast<int>(spec.route.size())) {
-                ++step;
+                field = table_.fieldOf[static_cast<std::size_t>(g)][static_cast<std::size_t>(step + 1)];
             } else if (scene.goals[static_cast<std::size_t>(goal)].exit) {
-                leaves = true;
+                left.push_back({id_[k], g});
+                continue;
             }
-        }
-        if (leaves) {
-            left.push_back({id_[k], g});
-            continue;
         }
         // compact in place, keeping order (deterministic)
         x_[kept] = x_[k]; y_[kept] = y_[k]; vx_[kept] = vx_[k]; vy_[kept] = vy_[k];
-        px_[kept] = px_[k]; py_[kept] = py_[k]; vmax_[kept] = vmax_[k]; radius_[kept] = radius_[k];
-        id_[kept] = id_[k]; group_[kept] = g; step_[kept] = step;
-        field_[kept] = fieldOf[static_cast<std::size_t>(g)][static_cast<std::size_t>(step)];
+        px_[kept] = px_[k]; py_[kept] = py_[k]; vmax_[kept] = vmax_[k];
+        id_[kept] = id_[k]; field_[kept] = field;
         ++kept;
     }
-    for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_, &radius_}) a->resize(kept);
-    for (Array<int>* a : {&field_, &id_, &group_, &step_}) a->resize(kept);
+    for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->resize(kept);
+    for (Array<int>* a : {&field_, &id_}) a->resize(kept);
     return left;
 }
 
-AgentSnapshot AgentStore::snapshot() const {
+AgentSnapshot AgentStore::snapshot(const Scene& scene) const {
     AgentSnapshot s;
     s.x = x_.vector(); s.y = y_.vector(); s.vx = vx_.vector(); s.vy = vy_.vector();
-    s.vmax = vmax_.vector(); s.radius = radius_.vector();
-    s.id = id_.vector(); s.group = group_.vector(); s.route_step = step_.vector();
+    s.vmax = vmax_.vector(); s.id = id_.vector();
+    // group, route step and radius from each agent's field
+    for (int f : field_.vector()) {
+        const int g = table_.group[static_cast<std::size_t>(f)];
+        s.group.push_back(g);
+        s.route_step.push_back(table_.step[static_cast<std::size_t>(f)]);
+        s.radius.push_back(scene.groups[static_cast<std::size_t>(g)].radius);
+    }
     return s;
 }
 
-std::size_t AgentStore::bytesPerAgent() const { return 8 * sizeof(float) + 4 * sizeof(int); }
+std::size_t AgentStore::bytesPerAgent() const { return 7 * sizeof(float) + 2 * sizeof(int); }
 
 }  // namespace ccrowd::sim

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "ccrowd/field.hpp"
@@ -27,12 +28,24 @@ int goalIndex(const Scene& scene, int group, int routeStep);
 /// Draws a free speed from normal(mean, sd) clamped to [min, max].
 float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng);
 
-/// Structure-of-arrays agent storage.
+/// Who follows a potential field, and which field a group follows at each
+/// route step: an agent's field says its group and route step.
+struct FieldTable {
+    std::vector<int> group, step;               ///< [field] -> group, route step.
+    std::vector<std::vector<int>> fieldOf;      ///< [group][route step] -> field.
+    std::vector<std::vector<int>> routeGoal;    ///< [group][route step] -> goal index.
+};
+
+/// Structure-of-arrays agent storage: 36 bytes per agent (position,
+/// velocity, preferred velocity, free speed, field, id). Group, route step
+/// and radius follow from the field (FieldTable) and the group's spec.
 class AgentStore {
 public:
+    AgentStore() = default;
+    explicit AgentStore(FieldTable table) : table_(std::move(table)) {}
     int size() const { return x_.size(); }
-    /// Appends an agent at rest. [Units: m, m/s, m]
-    void add(float x, float y, float vmax, float radius, int group, int field, int routeStep);
+    /// Appends an agent at rest on the first route step of @p group. [Units: m, m/s]
+    void add(float x, float y, float vmax, int group);
     /// Views on the side @p ex runs on (uploads the host arrays for CUDA).
     AgentViews views(const Exec& ex);
     /// Copies device arrays back to the host (CUDA backend; no-op on the CPU).
@@ -42,13 +55,10 @@ public:
     /// Agents inside their route goal (goalMask of the goal, by cell) move
     /// on to the next route step, or leave at their final goal when it is an
     /// exit. Leaving agents are removed (order of the others kept).
-    /// @param routeGoal [group][route step] -> goal index.
     std::vector<ExitEvent> advanceRoutes(const Scene& scene, const SceneGrid& grid,
-                                         const std::vector<Field<std::uint8_t>>& goalMask,
-                                         const std::vector<std::vector<int>>& routeGoal,
-                                         const std::vector<std::vector<int>>& fieldOf);
-    /// Host copy for readers.
-    AgentSnapshot snapshot() const;
+                                         const std::vector<Field<std::uint8_t>>& goalMask);
+    /// Host copy for readers (radius from each group's spec).
+    AgentSnapshot snapshot(const Scene& scene) const;
     /// Positions, for spawn overlap tests.
     const std::vector<float>& xs() const { return x_.vector(); }
     const std::vector<float>& ys() const { return y_.vector(); }
@@ -56,8 +66,9 @@ public:
     std::size_t bytesPerAgent() const;
 
 private:
-    Array<float> x_, y_, vx_, vy_, px_, py_, vmax_, radius_;
-    Array<int> field_, id_, group_, step_;
+    FieldTable table_;
+    Array<float> x_, y_, vx_, vy_, px_, py_, vmax_;
+    Array<int> field_, id_;
     int nextId_ = 0;
 };
 

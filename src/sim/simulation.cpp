@@ -43,15 +43,13 @@ struct Simulation::Impl {
     sim::SourceSpawner spawner;
 
     // fields (DESIGN.md §2 names)
-    Field<float> density, pressure, rhoScratch, perceivedDensity;
-    Field<sim::Vel2> meanVelocity, meanPreferred, corrected, velScratch, perceivedVelocity, perceivedPreferred;
+    Field<float> density, pressure, perceivedDensity;
+    Field<sim::Vel2> meanVelocity, meanPreferred, corrected, perceivedVelocity, perceivedPreferred;
     Field<sim::Face4> speed;
     Field<FaceCost> cost;
     std::vector<Field<float>> potential;         ///< One per (group, route step).
     std::vector<Field<sim::Vel2>> desired;       ///< Same indexing.
-    std::vector<int> fieldGroup, fieldStep;      ///< Whose field k is.
-    std::vector<std::vector<int>> fieldOf;       ///< [group][route step] -> field.
-    std::vector<std::vector<int>> routeGoal;     ///< [group][route step] -> goal index.
+    sim::FieldTable fields;                      ///< Whose field k is; each group's field and goal per route step.
     std::vector<Field<std::uint8_t>> goalMask;   ///< Per goal: 1 on its cells.
     std::vector<FimSolver> solvers;              ///< One per field: workspaces kept between steps.
     std::vector<FimSolver> serialSolvers;        ///< Same, one CPU thread each (fields solved side by side).
@@ -78,6 +76,7 @@ Simulation::Impl::Impl(Scene s, const Exec& e) : scene(std::move(s)), ex(e) {
     groups.resize(scene.groups.size());
     for (std::size_t g = 0; g < groups.size(); ++g) groups[g].name = scene.groups[g].name;
     setupFields();
+    agents = sim::AgentStore(fields);
     placeInitialAgents();
     spawner = sim::SourceSpawner(scene, grid);
 }
@@ -85,11 +84,9 @@ Simulation::Impl::Impl(Scene s, const Exec& e) : scene(std::move(s)), ex(e) {
 void Simulation::Impl::setupFields() {
     const int nx = grid.nx, ny = grid.ny;
     density.assign(nx, ny, 0.f);
-    rhoScratch.assign(nx, ny, 0.f);
     pressure.assign(nx, ny, 0.f);
     meanVelocity.assign(nx, ny, sim::Vel2{});
     meanPreferred.assign(nx, ny, sim::Vel2{});
-    velScratch.assign(nx, ny, sim::Vel2{});
     corrected.assign(nx, ny, sim::Vel2{});
     perceivedDensity.assign(nx, ny, 0.f);
     perceivedVelocity.assign(nx, ny, sim::Vel2{});
@@ -99,8 +96,8 @@ void Simulation::Impl::setupFields() {
     // CUDA: static grids and zeroed fields live on the device from now on
     if (ex.backend == Backend::Cuda) {
         grid.blocked.upload(); grid.terrain.upload(); grid.discomfort.upload();
-        density.upload(); rhoScratch.upload(); pressure.upload();
-        meanVelocity.upload(); meanPreferred.upload(); velScratch.upload(); corrected.upload();
+        density.upload(); pressure.upload();
+        meanVelocity.upload(); meanPreferred.upload(); corrected.upload();
         perceivedDensity.upload(); perceivedVelocity.upload(); perceivedPreferred.upload();
         speed.upload(); cost.upload();
     }
@@ -111,12 +108,12 @@ void Simulation::Impl::setupFields() {
         for (int c : grid.goal_cells[k]) goalMask[k].host()[c] = 1;
     }
     // one potential field per (group, route step): goals change along a route
-    fieldOf.resize(scene.groups.size());
-    routeGoal.resize(scene.groups.size());
+    fields.fieldOf.resize(scene.groups.size());
+    fields.routeGoal.resize(scene.groups.size());
     for (std::size_t g = 0; g < scene.groups.size(); ++g) {
         for (std::size_t r = 0; r < scene.groups[g].route.size(); ++r) {
             const int goalIdx = sim::goalIndex(scene, static_cast<int>(g), static_cast<int>(r));
-            routeGoal[g].push_back(goalIdx);
+            fields.routeGoal[g].push_back(goalIdx);
             // the goal's cells are the eikonal sources, at its potential (Treuille 2006 eq. 5)
             EikonalProblem prob;
             prob.h = grid.h;
@@ -125,9 +122,9 @@ void Simulation::Impl::setupFields() {
             const float value = scene.goals[static_cast<std::size_t>(goalIdx)].potential;
             for (int c : grid.goal_cells[static_cast<std::size_t>(goalIdx)]) prob.sources.push_back({c % nx, c / nx, value});
             problems.push_back(std::move(prob));
-            fieldOf[g].push_back(static_cast<int>(potential.size()));
-            fieldGroup.push_back(static_cast<int>(g));
-            fieldStep.push_back(static_cast<int>(r));
+            fields.fieldOf[g].push_back(static_cast<int>(potential.size()));
+            fields.group.push_back(static_cast<int>(g));
+            fields.step.push_back(static_cast<int>(r));
             potential.emplace_back(nx, ny, INFINITY);
             desired.emplace_back(nx, ny, sim::Vel2{});
             if (ex.backend == Backend::Cuda) desired.back().upload();
@@ -145,7 +142,7 @@ void Simulation::Impl::placeInitialAgents() {
                                                    std::max(dMin, placementDistance(scene, static_cast<int>(g))));
         std::mt19937_64 rng(scene.params.seed * 1000003ULL + g);
         for (const Vec2& p : pos) {
-            agents.add(p.x, p.y, sim::drawSpeed(spec.speed, rng), spec.radius, static_cast<int>(g), fieldOf[g][0], 0);
+            agents.add(p.x, p.y, sim::drawSpeed(spec.speed, rng), static_cast<int>(g));
         }
         groups[g].spawned += static_cast<long long>(pos.size());
         groups[g].remaining += static_cast<long long>(pos.size());
@@ -172,7 +169,8 @@ void Simulation::Impl::step() {
     timed(Stage::ActiveBox, [&] { box = sim::activeBox(ex, a, gi, mp.box_margin); });
     // (b) splat: density and mean velocity
     timed(Stage::Splat, [&] {
-        sim::splat(ex, a, gi, box, splatWs, density.view(ex), meanVelocity.view(ex), velScratch.view(ex));
+        sim::sortAgents(ex, a, gi, box, splatWs);
+        sim::splat(ex, a, a.vx, a.vy, gi, box, splatWs, density.view(ex), meanVelocity.view(ex));
     });
     // (c) speed on the four faces (Treuille 2006 §4.2) from the perceived density and flow
     timed(Stage::Speed, [&] {
@@ -223,7 +221,7 @@ void Simulation::Impl::step() {
     });
     // (g) UIC pressure (Narain 2009): mean preferred velocity, then the LCP
     timed(Stage::Pressure, [&] {
-        sim::splat(ex, a, gi, box, splatWs, rhoScratch.view(ex), velScratch.view(ex), meanPreferred.view(ex));
+        sim::splat(ex, a, a.px, a.py, gi, box, splatWs, {}, meanPreferred.view(ex));
         const sim::PressureParams pp{mp.rho_limit, mp.dt, mp.pressure_iterations, mp.pressure_tolerance,
                                      mp.pressure_omega};
         // the UIC limits the density at the same physical scale (centred window):
@@ -244,7 +242,7 @@ void Simulation::Impl::step() {
     });
     // (i) separate: minimum distance d_min between agents and from walls
     timed(Stage::Separate, [&] {
-        sim::separate(ex, a, gi, grid.blocked.view(ex), mp.d_min, mp.separation_passes, separateWs);
+        sim::separate(ex, a, gi, grid.blocked.view(ex), mp.d_min, mp.separation_passes, splatWs.sort, separateWs);
         agents.download(ex);  // exits, spawns and readers work on the host copy
     });
     time += mp.dt;
@@ -263,7 +261,7 @@ EikonalStats Simulation::Impl::solvePotential(int k, bool singleThread) {
 
 void Simulation::Impl::exitAndSpawn() {
     // agents inside their route goal: leave at an exit, else walk to the next goal
-    std::vector<sim::ExitEvent> left = agents.advanceRoutes(scene, grid, goalMask, routeGoal, fieldOf);
+    std::vector<sim::ExitEvent> left = agents.advanceRoutes(scene, grid, goalMask);
     for (const sim::ExitEvent& e : left) {
         exits.push_back({e.id, e.group, time});
         GroupStats& gs = groups[static_cast<std::size_t>(e.group)];
@@ -275,8 +273,7 @@ void Simulation::Impl::exitAndSpawn() {
     // sources: new agents at their rate, never overlapping others
     const std::vector<sim::SpawnEvent> born = spawner.spawn(time, scene.params.dt, agents, scene.params.d_min);
     for (const sim::SpawnEvent& b : born) {
-        const GroupSpec& spec = scene.groups[static_cast<std::size_t>(b.group)];
-        agents.add(b.x, b.y, b.vmax, spec.radius, b.group, fieldOf[static_cast<std::size_t>(b.group)][0], 0);
+        agents.add(b.x, b.y, b.vmax, b.group);
         ++groups[static_cast<std::size_t>(b.group)].spawned;
         ++groups[static_cast<std::size_t>(b.group)].remaining;
     }
@@ -315,13 +312,13 @@ const StageTimes& Simulation::times() const { return impl_->times; }
 const StepReport& Simulation::lastReport() const { return impl_->report; }
 const std::vector<GroupStats>& Simulation::groupStats() const { return impl_->groups; }
 const std::vector<ExitRecord>& Simulation::exits() const { return impl_->exits; }
-AgentSnapshot Simulation::agents() const { return impl_->agents.snapshot(); }
+AgentSnapshot Simulation::agents() const { return impl_->agents.snapshot(impl_->scene); }
 const Field<float>& Simulation::density() const { return impl_->density; }
 const Field<float>& Simulation::pressure() const { return impl_->pressure; }
 const Field<float>& Simulation::potential(int k) const { return impl_->potential.at(static_cast<std::size_t>(k)); }
 int Simulation::fieldCount() const { return static_cast<int>(impl_->potential.size()); }
-int Simulation::fieldGroup(int k) const { return impl_->fieldGroup.at(static_cast<std::size_t>(k)); }
-int Simulation::fieldStep(int k) const { return impl_->fieldStep.at(static_cast<std::size_t>(k)); }
+int Simulation::fieldGroup(int k) const { return impl_->fields.group.at(static_cast<std::size_t>(k)); }
+int Simulation::fieldStep(int k) const { return impl_->fields.step.at(static_cast<std::size_t>(k)); }
 namespace {
 /// Bytes held by 1-D arrays.
 template <class... A>
@@ -335,8 +332,7 @@ std::size_t Simulation::agentBytes() const {
     // the agent store plus the per-agent buffers of the splat and the separation
     const sim::SplatWorkspace& sp = m.splatWs;
     const sim::SeparateWorkspace& se = m.separateWs;
-    const std::size_t work = arrayBytes(sp.key, sp.order, sp.tx, sp.ty, sp.vx, sp.vy, sp.px, sp.py) +
-                             arrayBytes(se.key, se.order, se.x, se.y, se.sx, se.sy);
+    const std::size_t work = arrayBytes(sp.sort.key, sp.sort.order, sp.sort.scratch) + arrayBytes(se.x, se.y);
     const int n = m.agents.size();
     return m.agents.bytesPerAgent() + (n > 0 ? work / static_cast<std::size_t>(n) : 0);
 }
@@ -346,8 +342,8 @@ std::size_t Simulation::gridBytes() const {
     // workspaces and the stages' per-cell buffers, as allocated now
     auto bytes = [](const auto& f) { return f.size() * sizeof(*f.host()); };
     std::size_t total = bytes(m.grid.blocked) + bytes(m.grid.discomfort) + bytes(m.grid.terrain);
-    for (const Field<float>* f : {&m.density, &m.pressure, &m.rhoScratch, &m.perceivedDensity}) total += bytes(*f);
-    for (const Field<sim::Vel2>* f : {&m.meanVelocity, &m.meanPreferred, &m.corrected, &m.velScratch, &m.perceivedVelocity,
+    for (const Field<float>* f : {&m.density, &m.pressure, &m.perceivedDensity}) total += bytes(*f);
+    for (const Field<sim::Vel2>* f : {&m.meanVelocity, &m.meanPreferred, &m.corrected, &m.perceivedVelocity,
                                       &m.perceivedPreferred})
         total += bytes(*f);
     total += bytes(m.speed) + bytes(m.cost) + bytes(m.perceiveWs.rows);

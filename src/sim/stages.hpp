@@ -27,8 +27,17 @@ struct AgentViews {
     View1<float> vx, vy;      ///< Velocity of the last step. [Units: m/s]
     View1<float> px, py;      ///< Preferred (desired) velocity of this step. [Units: m/s]
     View1<float> vmax;        ///< Free speed. [Units: m/s] [Limit: > 0]
-    View1<float> radius;      ///< Body radius. [Units: m]
     View1<int> field;         ///< Index of the potential / desired-velocity field the agent follows.
+    View1<int> id;            ///< Identity, unique in a run (sortAgents moves it with the agent).
+};
+
+/// Per-agent buffers of an agent sort, shared by the splat (sort by cell)
+/// and the separation (sort by neighbour cell), which run at different
+/// times of the step. On the CUDA backend the device copies are used.
+struct AgentSortBuffers {
+    Array<int> key;        ///< Sort key per agent. [Size: agents]
+    Array<int> order;      ///< Agent index per sorted slot. [Size: agents]
+    Array<float> scratch;  ///< Permutation buffer of sortAgents(). [Size: agents]
 };
 
 /// Fundamental diagram and speed-field parameters (Treuille 2006 §4.2;
@@ -76,20 +85,29 @@ CellRange activeBox(const Exec& ex, const AgentViews& a, const GridInfo& g, floa
 
 // ---- (b) splat -------------------------------------------------------------
 
-/// Reusable buffers of the splat (agent sort by cell).
+/// Reusable buffers of the splat: the agent sort and each cell's range of
+/// sorted agents.
 struct SplatWorkspace;
 
-/// Mass-conserving bilinear splat (DESIGN.md §5): rho [persons/m^2] with
-/// sum(rho h^2) = number of agents inside the grid; mean velocity (vx, vy)
-/// and mean preferred velocity (px, py) = weighted sums / density weight (0
-/// where the weight is 0). Deterministic: agents are sorted by their
-/// stencil's lower-left cell, and each cell gathers from its four stencil
+/// Sorts the agents by the lower-left cell of their bilinear stencil (agents
+/// outside the grid last): every array of @p a is permuted in place, stable
+/// (ties keep their order), so the result does not depend on threads. Then
+/// records, for every stencil origin the cells of @p box gather from, its
+/// range of sorted agents, for splat(). Agents stay sorted until they move.
+/// Nothing is done for an empty box.
+void sortAgents(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRange& box, SplatWorkspace& ws);
+
+/// Mass-conserving bilinear splat (DESIGN.md §5) of agents sorted by
+/// sortAgents() with the same @p box: rho [persons/m^2] with sum(rho h^2) =
+/// number of agents inside the grid, and the weighted mean of the per-agent
+/// vector (ux, uy) (the velocity or the preferred velocity; 0 where the
+/// weight is 0). Deterministic: each cell gathers from its four stencil
 /// origins in a fixed order. Positions are clamped to the band of cell
 /// centres (no weight leaves the grid); agents outside the grid are skipped.
-/// Cells outside @p box are set to 0 and weights landing there are dropped
-/// (none with activeBox()'s range).
-void splat(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRange& box, SplatWorkspace& ws,
-           View2<float> rho, View2<Vel2> meanVelocity, View2<Vel2> meanPreferred);
+/// Cells outside @p box are set to 0 (activeBox()'s range drops no weight).
+/// @param rho May be an empty view: only the mean is written.
+void splat(const Exec& ex, const AgentViews& a, View1<const float> ux, View1<const float> uy, const GridInfo& g,
+           const CellRange& box, SplatWorkspace& ws, View2<float> rho, View2<Vel2> mean);
 
 // ---- (c) speed -------------------------------------------------------------
 
@@ -197,7 +215,7 @@ void advect(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const 
 // ---- (i) separate ----------------------------------------------------------
 
 /// Reusable buffers of the separation (uniform grid of cell >= d_min built by
-/// sorting agents by cell).
+/// sorting agents by cell with the AgentSortBuffers).
 struct SeparateWorkspace;
 
 /// Minimum distance d_min between agent centres: @p passes Jacobi relaxation
@@ -205,6 +223,6 @@ struct SeparateWorkspace;
 /// along their line (half the overlap each), then pushing agents out of
 /// blocked cells. Deterministic (reads old positions, writes new ones).
 void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dMin,
-              int passes, SeparateWorkspace& ws);
+              int passes, AgentSortBuffers& sort, SeparateWorkspace& ws);
 
 }  // namespace ccrowd::sim
