@@ -105,11 +105,21 @@ public:
     /// Agents now (downloads on the CUDA backend).
     AgentSnapshot agents() const;
     /// Density of the last splat. [Units: 1/m^2]
+    /// (CUDA: downloaded on the first call after a step.)
     const Field<float>& density() const;
-    /// Pressure of the last UIC solve.
+    /// Pressure of the last UIC solve. [Units: m^2/s, the UIC's p with v = v_pref - grad p]
     const Field<float>& pressure() const;
     /// Potential of field @p k (one per group and route step). [Units: s]
+    /// (+inf where the goal is unreachable.)
     const Field<float>& potential(int k) const;
+    /// Mean velocity of the last splat, (vx, vy) per cell, row-major
+    /// (cell (i, j) at 2 (i + j nx)). [Units: m/s] [Size: 2 nx ny]
+    std::vector<float> meanVelocity() const;
+    /// Speed field of the last step: the four face speeds (E, N, W, S) per
+    /// cell, row-major. [Units: m/s] [Size: 4 nx ny]
+    std::vector<float> faceSpeed() const;
+    /// Desired velocity of field @p k, (vx, vy) per cell, row-major. [Units: m/s] [Size: 2 nx ny]
+    std::vector<float> desiredVelocity(int k) const;
     /// Number of potential fields; fieldGroup / fieldStep say whose.
     int fieldCount() const;
     int fieldGroup(int k) const;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <map>
 #include <cmath>
 #include <random>
 
@@ -58,6 +60,7 @@ struct Simulation::Impl {
     sim::PressureWorkspace pressureWs;
     sim::PerceiveWorkspace perceiveWs;
     sim::SeparateWorkspace separateWs;
+    std::map<const void*, long long> hostStep;   ///< CUDA: step whose values a field's host copy holds.
 
     Impl(Scene s, const Exec& e);
     void setupFields();
@@ -68,7 +71,34 @@ struct Simulation::Impl {
     void exitAndSpawn();
     /// Solves the potential of field @p k (one CPU thread when @p singleThread).
     EikonalStats solvePotential(int k, bool singleThread);
+    /// @p f with its host copy holding this step's values (CUDA: downloaded
+    /// at most once per step; the CPU backend's fields live on the host).
+    template <class T>
+    const Field<T>& onHost(Field<T>& f);
+    /// The cells of @p f as a flat float array of its components.
+    template <class T>
+    std::vector<float> flatten(Field<T>& f);
 };
+
+template <class T>
+const Field<T>& Simulation::Impl::onHost(Field<T>& f) {
+    if (ex.backend != Backend::Cuda) return f;
+    auto it = hostStep.find(&f);
+    if (it == hostStep.end() || it->second != steps) {
+        f.download();
+        hostStep[&f] = steps;
+    }
+    return f;
+}
+
+template <class T>
+std::vector<float> Simulation::Impl::flatten(Field<T>& f) {
+    static_assert(sizeof(T) % sizeof(float) == 0, "a field of floats");
+    const Field<T>& h = onHost(f);
+    std::vector<float> out(h.size() * (sizeof(T) / sizeof(float)));
+    std::memcpy(out.data(), h.host(), out.size() * sizeof(float));
+    return out;
+}
 
 Simulation::Impl::Impl(Scene s, const Exec& e) : scene(std::move(s)), ex(e) {
     grid = rasterizeScene(scene);
@@ -313,9 +343,16 @@ const StepReport& Simulation::lastReport() const { return impl_->report; }
 const std::vector<GroupStats>& Simulation::groupStats() const { return impl_->groups; }
 const std::vector<ExitRecord>& Simulation::exits() const { return impl_->exits; }
 AgentSnapshot Simulation::agents() const { return impl_->agents.snapshot(impl_->scene); }
-const Field<float>& Simulation::density() const { return impl_->density; }
-const Field<float>& Simulation::pressure() const { return impl_->pressure; }
-const Field<float>& Simulation::potential(int k) const { return impl_->potential.at(static_cast<std::size_t>(k)); }
+const Field<float>& Simulation::density() const { return impl_->onHost(impl_->density); }
+const Field<float>& Simulation::pressure() const { return impl_->onHost(impl_->pressure); }
+const Field<float>& Simulation::potential(int k) const {
+    return impl_->onHost(impl_->potential.at(static_cast<std::size_t>(k)));
+}
+std::vector<float> Simulation::meanVelocity() const { return impl_->flatten(impl_->meanVelocity); }
+std::vector<float> Simulation::faceSpeed() const { return impl_->flatten(impl_->speed); }
+std::vector<float> Simulation::desiredVelocity(int k) const {
+    return impl_->flatten(impl_->desired.at(static_cast<std::size_t>(k)));
+}
 int Simulation::fieldCount() const { return static_cast<int>(impl_->potential.size()); }
 int Simulation::fieldGroup(int k) const { return impl_->fields.group.at(static_cast<std::size_t>(k)); }
 int Simulation::fieldStep(int k) const { return impl_->fields.step.at(static_cast<std::size_t>(k)); }
