@@ -9,6 +9,7 @@ CCROWD_APT_PACKAGES=(
   libgtest-dev libbenchmark-dev   # GoogleTest, Google Benchmark
   libcli11-dev libstb-dev         # command line, PNG writing
   nlohmann-json3-dev              # scene files
+  libsqlite3-dev sqlite3          # trajectory databases (JuPedSim/PedPy format), CLI to inspect them
 )
 # The test command also fuzzes the scene loader with clang's libFuzzer.
 CCROWD_FUZZ_PACKAGES=(clang libclang-rt-14-dev libomp-14-dev)

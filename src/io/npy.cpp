@@ -181,7 +181,11 @@ std::size_t itemSize(const std::string& descr) {
     return 0;
 }
 
-/// Reads, validates dtype (one of @p allowed), rank and size; returns bytes and header.
+/// Rank argument of load() that accepts arrays of any rank.
+constexpr std::size_t kAnyRank = 0;
+
+/// Reads, validates dtype (one of @p allowed), rank (any when @p rank is
+/// kAnyRank) and size; returns bytes and header.
 NpyHeader load(const std::string& path, std::vector<unsigned char>& bytes, std::size_t rank,
                std::initializer_list<const char*> allowed, const char* allowed_text) {
     bytes = readFileBytes(path);
@@ -189,7 +193,7 @@ NpyHeader load(const std::string& path, std::vector<unsigned char>& bytes, std::
     bool ok = false;
     for (const char* a : allowed) ok = ok || h.descr == a;
     if (!ok) bad(path, "dtype '" + h.descr + "' is not supported here (allowed: " + allowed_text + ")");
-    if (h.shape.size() != rank) {
+    if (rank != kAnyRank && h.shape.size() != rank) {
         bad(path, "array has " + std::to_string(h.shape.size()) + " dimension(s), expected " + std::to_string(rank) +
                       (rank == 2 ? " (shape (ny, nx))" : " (shape (n,))"));
     }
@@ -247,6 +251,20 @@ void writeNpy1(const std::string& path, const std::vector<double>& v) {
     writeFileAtomic(path, out.data(), out.size());
 }
 
+void writeNpyGrid(const std::string& path, const float* data, int nx, int ny, int components) {
+    if (nx < 0 || ny < 0 || components < 1 || components > 64) {
+        throw Error("cannot write '" + path + "': invalid grid shape nx = " + std::to_string(nx) + ", ny = " +
+                    std::to_string(ny) + ", components = " + std::to_string(components) +
+                    " (allowed: nx, ny >= 0, components 1..64)");
+    }
+    // Shape (ny, nx) for scalars, (ny, nx, c) otherwise.
+    std::string shape = shape2(nx, ny);
+    if (components > 1) shape.insert(shape.size() - 1, ", " + std::to_string(components));
+    std::vector<unsigned char> out = npyHeader("<f4", shape);
+    appendData(out, data, static_cast<std::size_t>(nx) * ny * components);
+    writeFileAtomic(path, out.data(), out.size());
+}
+
 Field<float> readNpyFloat(const std::string& path) {
     std::vector<unsigned char> bytes;
     const NpyHeader h = load(path, bytes, 2, {"<f4", "<f8"}, "'<f4' float32 or '<f8' float64, little-endian");
@@ -271,6 +289,19 @@ std::vector<double> readNpyDoubles(const std::string& path) {
     const unsigned char* data = bytes.data() + h.data_offset;
     for (std::size_t k = 0; k < v.size(); ++k) v[k] = floatAt(h, data, k);
     return v;
+}
+
+NpyFloatArray readNpyFloatArray(const std::string& path) {
+    std::vector<unsigned char> bytes;
+    const NpyHeader h = load(path, bytes, kAnyRank, {"<f4", "<f8"}, "'<f4' float32 or '<f8' float64, little-endian");
+    NpyFloatArray a;
+    a.shape = h.shape;
+    std::size_t count = 1;
+    for (long long d : h.shape) count *= static_cast<std::size_t>(d);
+    a.data.resize(count);
+    const unsigned char* data = bytes.data() + h.data_offset;
+    for (std::size_t k = 0; k < count; ++k) a.data[k] = toFloat(floatAt(h, data, k));
+    return a;
 }
 
 }  // namespace ccrowd::io

@@ -25,6 +25,18 @@ void writeNpy(const std::string& path, const Field<double>& f);
 void writeNpy(const std::string& path, const Field<std::uint8_t>& f);
 /// Writes @p v as a 1-D '<f8' array of shape (n,).
 void writeNpy1(const std::string& path, const std::vector<double>& v);
+/// Writes a row-major grid of @p components floats per cell as a '<f4' array
+/// of shape (ny, nx) when components == 1, else (ny, nx, components):
+/// element [j, i, c] is component c of cell (i, j).
+/// Throws Error for a negative size or components outside 1..64.
+/// @param data Cell (i, j) component c at (j*nx + i)*components + c. [Size: nx*ny*components]
+void writeNpyGrid(const std::string& path, const float* data, int nx, int ny, int components);
+
+/// An N-D float array as read from a .npy file.
+struct NpyFloatArray {
+    std::vector<long long> shape;  ///< Dimensions, outermost first (C order).
+    std::vector<float> data;       ///< Elements in C order. [Size: product of shape]
+};
 
 /// Reads a 2-D '<f4' or '<f8' (converted to float: values beyond float range
 /// become +-inf) C-order array of shape (ny, nx). [Limit: nx, ny <= INT_MAX]
@@ -33,5 +45,9 @@ Field<float> readNpyFloat(const std::string& path);
 Field<std::uint8_t> readNpyU8(const std::string& path);
 /// Reads a 1-D '<f8' or '<f4' (converted) array of shape (n,).
 std::vector<double> readNpyDoubles(const std::string& path);
+/// Reads a '<f4' or '<f8' (converted to float like readNpyFloat) C-order
+/// array of any rank, e.g. the (ny, nx, c) grids of writeNpyGrid.
+/// [Limit: every dimension <= INT_MAX]
+NpyFloatArray readNpyFloatArray(const std::string& path);
 
 }  // namespace ccrowd::io

@@ -1,0 +1,96 @@
+#pragma once
+/// @file trajectory_sqlite.hpp
+/// Agent trajectories as a JuPedSim trajectory database (format version 2),
+/// the SQLite file PedPy reads with load_trajectory_from_jupedsim_sqlite and
+/// load_walkable_area_from_jupedsim_sqlite (PedPy reads versions 1 and 2;
+/// version 3, which dropped ori_x/ori_y, is not read by PedPy 1.5).
+///
+/// Tables, exactly as JuPedSim 1.x writes version 2:
+/// - trajectory_data(frame INTEGER, id INTEGER, pos_x REAL, pos_y REAL,
+///   ori_x REAL, ori_y REAL), all NOT NULL; index frame_id_idx(frame, id).
+///   pos [Units: m]; ori = unit direction of the velocity (the last
+///   direction while at rest, (1, 0) before the agent ever moved).
+/// - metadata(key TEXT NOT NULL UNIQUE PRIMARY KEY, value TEXT NOT NULL):
+///   version = "2", fps [Units: 1/s], xmin/xmax/ymin/ymax (bounds of the
+///   geometry) [Units: m], generator = "ccrowd <version>".
+/// - geometry(hash INTEGER NOT NULL, wkt TEXT NOT NULL), unique index on
+///   hash: one row, the walkable area as WKT (see walkable_wkt.hpp).
+/// - frame_data(frame INTEGER NOT NULL, geometry_hash INTEGER NOT NULL):
+///   one row per written frame.
+/// ccrowd's extra per-agent data (JuPedSim and PedPy ignore these tables):
+/// - agent_data(frame, id, group_id INTEGER, vel_x REAL, vel_y REAL), all
+///   NOT NULL, one row per trajectory_data row. [Units: m/s]
+/// - group_names(group_id INTEGER PRIMARY KEY, name TEXT NOT NULL).
+///
+/// Writing: WAL journal, synchronous=NORMAL, prepared multi-row INSERTs
+/// (100 rows each), one transaction per frame, on a background thread:
+/// writeFrame() validates and copies the frame (about 0.5 ms for 50,000
+/// agents) and returns while the previous frame may still be written; it
+/// waits only when that one is not finished yet (at most one frame queued).
+/// An SQLite error of a frame is thrown by the next writeFrame() or close().
+/// The file is written as "<path>.tmp" and renamed to @p path by close(),
+/// after a checkpoint and a switch back to the rollback journal, so no -wal
+/// or -shm file remains and readers need no write access. Destroying the
+/// writer without close() removes the temporary files and leaves nothing
+/// under @p path.
+///
+/// Frame numbers: time of frame f = f / fps (PedPy). JuPedSim's viewer
+/// shows frames 0 .. (number of frames - 1), so number the written frames
+/// 0, 1, 2, ... and pass fps = 1 / (dt * steps between written frames).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ccrowd::io {
+
+/// JuPedSim trajectory database format version written.
+constexpr int kJuPedSimDbVersion = 2;
+
+/// Streams frames of agents into a JuPedSim version-2 SQLite database.
+class SqliteTrajectoryWriter {
+public:
+    /// Creates "<path>.tmp" (replacing a stale one) with the tables above.
+    /// @param fps          Frames per second of the frame numbers passed to writeFrame. [Units: 1/s] [Limit: finite, > 0]
+    /// @param geometryWkt  Walkable area as WKT. [Limit: non-empty]
+    /// Throws InputError for a bad fps or WKT, or when the file cannot be
+    /// created (missing directory, no permission), naming @p path; Error
+    /// for any other SQLite failure, naming @p path and SQLite's message.
+    SqliteTrajectoryWriter(std::string path, double fps, const std::string& geometryWkt);
+    /// Without close(): discards the temporary files (see file comment).
+    ~SqliteTrajectoryWriter();
+    SqliteTrajectoryWriter(const SqliteTrajectoryWriter&) = delete;
+    SqliteTrajectoryWriter& operator=(const SqliteTrajectoryWriter&) = delete;
+
+    /// Records group names: group_names row i = (i, names[i]).
+    void setGroupNames(const std::vector<std::string>& names);
+
+    /// Appends one frame in one transaction: @p n agents, arrays indexed
+    /// 0..n-1 (may be null when n == 0).
+    /// @param frame  Frame number. [Limit: >= 0, greater than the previous frame]
+    /// @param id     Agent ids, unique within the frame.
+    /// @param group  Group index per agent.
+    /// @param x,y    Positions. [Units: m] [Limit: finite]
+    /// @param vx,vy  Velocities. [Units: m/s] [Limit: finite]
+    /// Throws InputError for a bad frame number, n < 0 or a non-finite value
+    /// (naming the frame and agent id; nothing is written), Error when
+    /// SQLite failed on an earlier frame (e.g. disk full, naming the path
+    /// and SQLite's message); after an Error the writer only accepts destruction.
+    void writeFrame(long long frame, int n, const int* id, const int* group, const float* x, const float* y,
+                    const float* vx, const float* vy);
+
+    /// Waits for the queued frames, checkpoints, switches to the rollback
+    /// journal, closes and renames the file to its final path. Idempotent. Throws Error naming the path on failure (also a
+    /// failure of an earlier frame); the temporary files are then removed.
+    void close();
+
+    const std::string& path() const;     ///< Final path.
+    long long frames() const;            ///< Frames accepted so far.
+    long long rows() const;              ///< trajectory_data rows accepted so far.
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ccrowd::io

@@ -1,0 +1,196 @@
+/// @file line_counter.cpp
+#include "line_counter.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "ccrowd/error.hpp"
+#include "scene/polygon.hpp"
+
+namespace ccrowd::measure {
+
+namespace {
+
+/// Side of @p p relative to a->b: +1 left, -1 right, 0 on the line (exact for float inputs).
+int sideOf(const Vec2& a, const Vec2& b, float px, float py) {
+    const double d = (static_cast<double>(b.x) - a.x) * (static_cast<double>(py) - a.y) -
+                     (static_cast<double>(b.y) - a.y) * (static_cast<double>(px) - a.x);
+    return (d > 0) - (d < 0);
+}
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+}  // namespace
+
+LineCounter::LineCounter(std::vector<LineSpec> lines, std::vector<std::string> groupNames, double interval)
+    : lines_(std::move(lines)),
+      groups_(std::move(groupNames)),
+      clock_(interval),
+      csv_({"t_start [s]", "t_end [s]", "line", "group", "forward [persons]", "backward [persons]",
+            "flow [persons/s]", "specific_flow [persons/(m s)]"}) {
+    // Interval and lines: names, finite end points, non-zero length.
+    if (!std::isfinite(interval) || interval <= 0)
+        throw InputError(fieldMessage("measurement interval", num(interval), "not a positive duration", "finite, > 0 s"));
+    for (std::size_t l = 0; l < lines_.size(); ++l) {
+        const LineSpec& s = lines_[l];
+        const std::string field = "measurement line " + std::to_string(l) + " '" + s.name + "'";
+        if (s.name.empty()) throw InputError(fieldMessage(field + " name", "\"\"", "empty name", "non-empty"));
+        if (!std::isfinite(s.a.x) || !std::isfinite(s.a.y) || !std::isfinite(s.b.x) || !std::isfinite(s.b.y))
+            throw InputError(fieldMessage(field, "non-finite end point", "bad coordinates", "finite metres"));
+        const double len = std::hypot(static_cast<double>(s.b.x) - s.a.x, static_cast<double>(s.b.y) - s.a.y);
+        if (!(len > 0))
+            throw InputError(fieldMessage(field + " length", "0", "the end points are equal", "from != to (> 0 m)"));
+        length_.push_back(len);
+    }
+    counts_.assign(lines_.size() * (groups_.size() + 1) * 2, 0);
+    totalForward_.assign(lines_.size(), 0);
+    totalBackward_.assign(lines_.size(), 0);
+    peakFull_.assign(lines_.size(), 0.0);
+    peakAny_.assign(lines_.size(), 0.0);
+}
+
+double LineCounter::length(int line) const { return length_.at(static_cast<std::size_t>(line)); }
+double LineCounter::peakFlow(int line) const {
+    const auto l = static_cast<std::size_t>(line);
+    return anyFull_ ? peakFull_.at(l) : peakAny_.at(l);
+}
+double LineCounter::peakSpecificFlow(int line) const { return peakFlow(line) / length(line); }
+long long LineCounter::totalForward(int line) const { return totalForward_.at(static_cast<std::size_t>(line)); }
+long long LineCounter::totalBackward(int line) const { return totalBackward_.at(static_cast<std::size_t>(line)); }
+
+int LineCounter::closeInterval(double t0, double t1) {
+    const double dt = t1 - t0;
+    const bool full = clock_.isFull(t0, t1);
+    const int slots = static_cast<int>(groups_.size()) + 1;
+    for (int l = 0; l < static_cast<int>(lines_.size()); ++l) {
+        for (int g = 0; g < slots; ++g) {
+            // One row per line and group slot ("all" first).
+            LineFlowRow r;
+            r.t_start = t0;
+            r.t_end = t1;
+            r.line = l;
+            r.group = g - 1;
+            r.forward = count(l, g, 0);
+            r.backward = count(l, g, 1);
+            r.flow = static_cast<double>(r.forward + r.backward) / dt;
+            r.specific_flow = r.flow / length_[l];
+            rows_.push_back(r);
+            csv_.addRow({csvNumber(t0), csvNumber(t1), lines_[l].name, g == 0 ? "all" : groups_[g - 1],
+                         std::to_string(r.forward), std::to_string(r.backward), csvNumber(r.flow),
+                         csvNumber(r.specific_flow)});
+            // Peaks and totals from the all-groups row.
+            if (g == 0) {
+                peakAny_[l] = std::max(peakAny_[l], r.flow);
+                if (full) peakFull_[l] = std::max(peakFull_[l], r.flow);
+                totalForward_[l] += r.forward;
+                totalBackward_[l] += r.backward;
+            }
+        }
+    }
+    anyFull_ = anyFull_ || full;
+    std::fill(counts_.begin(), counts_.end(), 0);
+    return static_cast<int>(lines_.size()) * slots;
+}
+
+void LineCounter::advanceTo(long long k) {
+    // Emit every full interval before slice k, empty ones included.
+    while (current_ < k) {
+        closeInterval(clock_.start(current_), clock_.end(current_));
+        ++current_;
+    }
+}
+
+int LineCounter::observe(double time, int n, const int* id, const int* group, const float* x, const float* y) {
+    // Arguments: order in time, sizes.
+    if (finished_) throw Error("line counter: observe() after finish()");
+    if (!std::isfinite(time) || time < lastTime_)
+        throw Error("line counter: observation time " + num(time) + " s is before the previous one (" + num(lastTime_) + " s)");
+    if (n < 0) throw Error("line counter: negative agent count " + std::to_string(n));
+    const bool hasGroups = !groups_.empty();
+    if (n > 0 && (!id || !x || !y || (hasGroups && !group))) throw Error("line counter: null agent array");
+    const std::size_t before = rows_.size();
+    advanceTo(clock_.indexOf(time));
+    lastTime_ = time;
+    ++stamp_;
+
+    const std::size_t L = lines_.size();
+    for (int k = 0; k < n; ++k) {
+        // Agent state: a slot per id; new ids start without a previous position.
+        if (!std::isfinite(x[k]) || !std::isfinite(y[k]))
+            throw Error("line counter: agent id " + std::to_string(id[k]) + " has a non-finite position at t = " + num(time) + " s");
+        const int g = hasGroups ? group[k] : -1;
+        if (hasGroups && (g < 0 || g >= static_cast<int>(groups_.size())))
+            throw Error("line counter: agent id " + std::to_string(id[k]) + " has group " + std::to_string(g) +
+                        " (allowed: 0.." + std::to_string(groups_.size() - 1) + ")");
+        auto [it, fresh] = slotOf_.try_emplace(id[k], -1);
+        if (fresh) {
+            if (!freeSlots_.empty()) {
+                it->second = freeSlots_.back();
+                freeSlots_.pop_back();
+            } else {
+                it->second = static_cast<int>(px_.size());
+                px_.push_back(0.f), py_.push_back(0.f), seen_.push_back(0);
+                side_.resize(side_.size() + L, 0);
+            }
+        }
+        const int s = it->second;
+        if (!fresh && seen_[s] == stamp_)
+            throw Error("line counter: agent id " + std::to_string(id[k]) + " appears twice at t = " + num(time) + " s");
+        // An id missing from the previous observation starts afresh too.
+        const bool restart = fresh || seen_[s] != stamp_ - 1;
+        const Vec2 p{px_[s], py_[s]}, q{x[k], y[k]};
+        // Each line: count a change of strict side whose move touches the segment.
+        for (std::size_t l = 0; l < L; ++l) {
+            const int now = sideOf(lines_[l].a, lines_[l].b, q.x, q.y);
+            signed char& last = side_[s * L + l];
+            if (restart) {
+                last = static_cast<signed char>(now);
+                continue;
+            }
+            if (now == 0) continue;
+            if (last != 0 && now != last && geom::segmentsIntersect(p, q, lines_[l].a, lines_[l].b)) {
+                const int dir = now > 0 ? 0 : 1;
+                ++count(static_cast<int>(l), 0, dir);
+                if (hasGroups) ++count(static_cast<int>(l), g + 1, dir);
+            }
+            last = static_cast<signed char>(now);
+        }
+        px_[s] = q.x;
+        py_[s] = q.y;
+        seen_[s] = stamp_;
+    }
+    // Forget agents that left, once they are many (slots are reused).
+    if (slotOf_.size() > 2 * static_cast<std::size_t>(n) + 1024) {
+        for (auto it = slotOf_.begin(); it != slotOf_.end();) {
+            if (seen_[it->second] != stamp_) {
+                freeSlots_.push_back(it->second);
+                it = slotOf_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    return static_cast<int>(rows_.size() - before);
+}
+
+int LineCounter::finish(double time) {
+    if (finished_) return 0;
+    if (!std::isfinite(time) || time < lastTime_)
+        throw Error("line counter: finish time " + num(time) + " s is before the last observation (" + num(lastTime_) + " s)");
+    const std::size_t before = rows_.size();
+    // Full intervals up to the one holding @p time, then that one up to @p time.
+    advanceTo(clock_.indexOf(time));
+    const double t0 = clock_.start(current_);
+    const double t1 = std::min(time, clock_.end(current_));
+    if (t1 - t0 > 1e-9 * clock_.interval()) closeInterval(t0, t1);
+    finished_ = true;
+    return static_cast<int>(rows_.size() - before);
+}
+
+}  // namespace ccrowd::measure
