@@ -52,6 +52,7 @@ struct ExitRecord {
     int id = 0;
     int group = 0;
     double time = 0.0;            ///< [Units: s]
+    float x = 0.f, y = 0.f;       ///< Position when it left (inside its exit goal). [Units: m]
 };
 
 /// What the last step's solvers reported.

@@ -1,7 +1,9 @@
 /// @file run_command.cpp
 /// `ccrowd run [SCENE]`: a headless run of a scene with progress, a summary
-/// and, with --out, summary.json and exits.csv. Ctrl-C stops cleanly after
-/// the current step and keeps what was written.
+/// and, with --out, summary.json, exits.csv, the measurements, and field
+/// snapshots and trajectories on request (output/run_outputs.hpp). Ctrl-C
+/// (or SIGTERM) stops cleanly after the current step and keeps what was
+/// written; so does a failed write (e.g. a full disk), with an error.
 
 #include <sys/stat.h>
 
@@ -11,6 +13,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 
@@ -20,6 +24,8 @@
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "io/run_summary.hpp"
+#include "io/snapshot_formats.hpp"
+#include "output/run_outputs.hpp"
 
 namespace ccrowd::cli {
 
@@ -28,8 +34,10 @@ namespace {
 std::atomic<bool> g_stop{false};
 extern "C" void onInterrupt(int) { g_stop.store(true); }
 
-/// Creates @p dir (and parents) or checks it is a writable directory.
-void prepareOutDir(const std::string& dir) {
+/// Creates @p dir (and parents) or checks it is a directory; an existing
+/// non-empty one only with @p force (then ccrowd's previous outputs in it
+/// are removed).
+void prepareOutDir(const std::string& dir, bool force) {
     std::string path;
     for (std::size_t k = 0; k <= dir.size(); ++k) {
         if (k < dir.size() && dir[k] != '/') continue;
@@ -42,51 +50,116 @@ void prepareOutDir(const std::string& dir) {
     struct stat st {};
     if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
         throw InputError(fieldMessage("--out", "'" + dir + "'", "not a directory", "a writable directory"));
+    std::error_code ec;
+    if (std::filesystem::directory_iterator(dir, ec) != std::filesystem::directory_iterator() && !force)
+        throw InputError(fieldMessage("--out", "'" + dir + "'", "exists and is not empty",
+                                      "a new or empty directory, or --force to replace ccrowd's outputs in it"));
+    if (force) output::removePreviousOutputs(dir);
 }
 
-int runScene(const std::string& scenePath, double duration, long long steps, const std::string& backend, int threads,
-             const std::string& out, bool quiet) {
+/// What `ccrowd run` was asked for.
+struct RunArgs {
+    std::string scene, backend = "auto", out;
+    double duration = -1;
+    long long steps = -1;
+    int threads = 0;
+    bool quiet = false, force = false;
+    double snapshotEvery = 0.0, measureEvery = 1.0;
+    std::string snapshotFormats = "vti", fields = "density,velocity,pressure,potential", trajectoryFormats = "sqlite";
+    long long trajectoryEvery = 0;
+};
+
+int runScene(const RunArgs& args) {
     // load and check everything before the first step: a bad scene never starts a half-run
+    const std::string scenePath = args.scene.empty() ? defaultScenePath() : args.scene;
     Scene scene = loadScene(scenePath);
-    if (duration > 0) scene.params.duration = duration;
-    if (steps >= 0) {
-        scene.params.max_steps = steps;
-        if (duration <= 0) scene.params.duration = 1e30;
+    if (args.duration > 0) scene.params.duration = args.duration;
+    if (args.steps >= 0) {
+        scene.params.max_steps = args.steps;
+        if (args.duration <= 0) scene.params.duration = 1e30;
     }
+    output::OutputOptions oo;
+    const bool outputsAsked = args.snapshotEvery > 0 || args.trajectoryEvery > 0;
+    if (outputsAsked && args.out.empty())
+        throw InputError(fieldMessage("--snapshot-every/--trajectory-every", "set", "needs an output directory", "--out DIR"));
+    oo.dir = args.out;
+    oo.snapshot_every = args.snapshotEvery;
+    oo.snapshot_formats = io::parseSnapshotFormats(args.snapshotFormats);
+    oo.fields = output::parseSnapshotFields(args.fields);
+    oo.trajectory_every = args.trajectoryEvery;
+    output::parseTrajectoryFormats(args.trajectoryFormats, oo);
+    oo.measure_interval = args.measureEvery;
     std::string note;
-    const Exec ex = selectBackend(parseBackendChoice(backend), threads, &note);
-    if (!note.empty() && !quiet) std::cerr << "note: " << note << "\n";
-    if (!out.empty()) prepareOutDir(out);
+    const Exec ex = selectBackend(parseBackendChoice(args.backend), args.threads, &note);
+    if (!note.empty() && !args.quiet) std::cerr << "note: " << note << "\n";
+    if (!args.out.empty()) prepareOutDir(args.out, args.force);
     Simulation sim(std::move(scene), ex);
-    if (!quiet)
+    if (!args.quiet)
         std::cerr << "scene " << scenePath << ": " << sim.grid().nx << " x " << sim.grid().ny << " cells of " << sim.grid().h
                   << " m, " << sim.agentCount() << " agents in " << sim.scene().groups.size() << " groups, dt "
                   << sim.scene().params.dt << " s\n";
+    std::unique_ptr<output::RunOutputs> outputs;
+    if (!args.out.empty()) outputs = std::make_unique<output::RunOutputs>(oo, sim);
 
-    // step until done or interrupted
+    // step until done, interrupted, or a write fails
     g_stop.store(false);
-    auto previous = std::signal(SIGINT, onInterrupt);
-    const double total = sim.scene().params.max_steps >= 0 ? std::min(sim.scene().params.duration,
-                                                                       sim.scene().params.max_steps * static_cast<double>(sim.scene().params.dt))
-                                                           : sim.scene().params.duration;
-    Progress progress(stderr, total, quiet);
+    auto previousInt = std::signal(SIGINT, onInterrupt);
+    auto previousTerm = std::signal(SIGTERM, onInterrupt);
+    const ModelParams& mp = sim.scene().params;
+    const double total = mp.max_steps >= 0 ? std::min(mp.duration, mp.max_steps * static_cast<double>(mp.dt)) : mp.duration;
+    Progress progress(stderr, total, args.quiet);
+    std::string writeError;
     const auto t0 = std::chrono::steady_clock::now();
     while (!sim.finished() && !g_stop.load()) {
         sim.step();
+        if (outputs) {
+            try {
+                outputs->afterStep(sim);
+            } catch (const Error& e) {
+                writeError = e.what();
+                break;
+            }
+        }
         progress.update(sim.time(), sim.steps(), sim.agentCount(), sim.exitedTotal());
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     progress.finish();
-    std::signal(SIGINT, previous);
-    const bool interrupted = g_stop.load();
+    std::signal(SIGINT, previousInt);
+    std::signal(SIGTERM, previousTerm);
+    const bool interrupted = g_stop.load() || !writeError.empty();
 
     // report and keep what was written
     io::printSummary(std::cout, sim, wall, interrupted);
-    if (!out.empty()) {
-        io::writeSummary(out, sim, wall, interrupted);
-        if (!quiet) std::cerr << "wrote " << out << "/summary.json and " << out << "/exits.csv\n";
+    if (outputs) {
+        nlohmann::json extra;
+        try {
+            outputs->finish(sim);
+        } catch (const Error& e) {
+            if (writeError.empty()) writeError = e.what();
+        }
+        extra = outputs->summary();
+        extra["outputs"]["write_fraction_of_wall"] = wall > 0 ? outputs->seconds() / wall : 0.0;
+        if (!writeError.empty()) extra["outputs"]["error"] = writeError;
+        if (!args.quiet && outputs->seconds() > 0)
+            std::cout << "outputs: " << std::fixed << std::setprecision(2) << outputs->seconds() << " s writing ("
+                      << std::setprecision(1) << 100.0 * outputs->seconds() / std::max(wall, 1e-9) << "% of the run's wall time)\n";
+        try {
+            io::writeSummary(args.out, sim, wall, interrupted, extra);
+        } catch (const Error& e) {
+            if (writeError.empty()) writeError = e.what();
+        }
+        if (!args.quiet) {
+            std::cerr << "wrote " << args.out << "/: summary.json, exits.csv";
+            for (const std::string& f : outputs->files()) std::cerr << ", " << f;
+            std::cerr << "\n";
+        }
     }
-    return interrupted ? 130 : 0;
+    if (!writeError.empty()) {
+        std::cerr << "error: " << writeError << "\nthe run stopped at t = " << sim.time()
+                  << " s; files completed before the error are kept\n";
+        return 1;
+    }
+    return g_stop.load() ? 130 : 0;
 }
 
 }  // namespace
@@ -95,14 +168,7 @@ void addRunCommand(CLI::App& app, Commands& commands) {
     CLI::App* run = app.add_subcommand(
         "run", "Run a scene headless: continuum crowds (Treuille 2006) with UIC pressure (Narain 2009). Prints progress and "
                "a summary (agents spawned/exited/remaining, evacuation time per group, steps/s, mean ms per stage).");
-    struct Args {
-        std::string scene, backend = "auto", out;
-        double duration = -1;
-        long long steps = -1;
-        int threads = 0;
-        bool quiet = false;
-    };
-    auto a = std::make_shared<Args>();
+    auto a = std::make_shared<RunArgs>();
     run->add_option("scene", a->scene, "Scene file (JSON, see scenes/README.md); default: the bundled default scene");
     auto* dur = run->add_option("--duration", a->duration, "Simulated seconds to run (overrides the scene)")
                     ->check(CLI::PositiveNumber);
@@ -111,13 +177,34 @@ void addRunCommand(CLI::App& app, Commands& commands) {
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
     run->add_option("--threads", a->threads, "CPU threads (0 = all cores)")->check(CLI::Range(0, 1024))->capture_default_str();
-    run->add_option("--out", a->out, "Output directory for summary.json and exits.csv (created if missing)");
+    run->add_option("--out", a->out,
+                    "Output directory (created if missing; must be new or empty unless --force): summary.json, exits.csv, "
+                    "lines.csv / areas.csv for the scene's measurement lines and areas, and the snapshots and "
+                    "trajectories asked for below. Every file is written whole (temporary name, then rename)");
+    run->add_flag("--force", a->force, "Write into an existing --out directory, replacing ccrowd's previous outputs there");
+    run->add_option("--snapshot-every", a->snapshotEvery,
+                    "Field snapshot interval in simulated seconds (0 = none), from t = 0")
+        ->check(CLI::Range(0.0, 1e9));
+    run->add_option("--snapshot-format", a->snapshotFormats,
+                    "Comma-separated snapshot formats: vti (VTK ImageData, one file per snapshot, + snapshots.pvd for "
+                    "ParaView), npy (one NumPy array per field, + snapshots.json index), png (heat maps)")
+        ->capture_default_str();
+    run->add_option("--fields", a->fields,
+                    std::string("Comma-separated snapshot fields: ") + output::kSnapshotFieldNames +
+                        " (potential and desired_velocity: one per group)")
+        ->capture_default_str();
+    run->add_option("--trajectory-every", a->trajectoryEvery, "Trajectory frame interval in steps (0 = none)")
+        ->check(CLI::Range(0LL, 1LL << 40));
+    run->add_option("--trajectory-format", a->trajectoryFormats,
+                    "Comma-separated: sqlite (JuPedSim trajectory database, trajectories.sqlite, read by PedPy), txt "
+                    "(PedPy plain text, trajectories.txt)")
+        ->capture_default_str();
+    run->add_option("--measure-every", a->measureEvery, "Interval of the lines.csv and areas.csv rows in simulated seconds")
+        ->check(CLI::Range(1e-6, 1e9))
+        ->capture_default_str();
     run->add_flag("--quiet", a->quiet, "No progress or notes on stderr");
     run->callback([a, &commands] {
-        commands.action = [a] {
-            const std::string scene = a->scene.empty() ? defaultScenePath() : a->scene;
-            return runScene(scene, a->duration, a->steps, a->backend, a->threads, a->out, a->quiet);
-        };
+        commands.action = [a] { return runScene(*a); };
     });
 }
 

@@ -1,6 +1,7 @@
 /// @file run_summary.cpp
 #include "io/run_summary.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -46,7 +47,8 @@ void printSummary(std::ostream& out, const Simulation& sim, double wallSeconds, 
     out.unsetf(std::ios::floatfield);
 }
 
-void writeSummary(const std::string& dir, const Simulation& sim, double wallSeconds, bool interrupted) {
+void writeSummary(const std::string& dir, const Simulation& sim, double wallSeconds, bool interrupted,
+                  const nlohmann::json& extra) {
     nlohmann::json j;
     j["scene"] = sim.scene().path;
     j["interrupted"] = interrupted;
@@ -62,7 +64,13 @@ void writeSummary(const std::string& dir, const Simulation& sim, double wallSeco
         gj["evacuation_time_s"] = (g.remaining == 0 && g.exited > 0) ? nlohmann::json(g.last_exit) : nlohmann::json(nullptr);
         j["groups"].push_back(gj);
     }
+    // everybody out: the last exit of all groups
+    double evacuation = -1.0;
+    for (const GroupStats& g : sim.groupStats()) evacuation = g.remaining == 0 ? std::max(evacuation, g.last_exit) : 1e300;
+    j["evacuation_time_s"] = evacuation >= 0 && evacuation < 1e300 && sim.exitedTotal() > 0 ? nlohmann::json(evacuation)
+                                                                                           : nlohmann::json(nullptr);
     for (int s = 0; s < kStageCount; ++s) j["stage_ms_mean"][stageName(static_cast<Stage>(s))] = sim.times().mean(static_cast<Stage>(s));
+    for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
     const std::string text = j.dump(2) + "\n";
     writeFileAtomic(dir + "/summary.json", text.data(), text.size());
     // exits.csv: one line per agent that left

@@ -6,6 +6,8 @@
 #include <iosfwd>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "ccrowd/simulation.hpp"
 
 namespace ccrowd::io {
@@ -15,8 +17,12 @@ namespace ccrowd::io {
 /// @param wallSeconds Wall time of the stepping loop. [Units: s]
 void printSummary(std::ostream& out, const Simulation& sim, double wallSeconds, bool interrupted);
 
-/// Writes <dir>/summary.json and <dir>/exits.csv atomically.
+/// Writes <dir>/summary.json and <dir>/exits.csv atomically: the scene,
+/// steps, simulated and wall time, agents, each group's exit times and
+/// evacuation time, the overall evacuation time, mean ms per stage, plus the
+/// keys of @p extra (e.g. the outputs' peaks and write time).
 /// Throws InputError / Error naming the path on failure.
-void writeSummary(const std::string& dir, const Simulation& sim, double wallSeconds, bool interrupted);
+void writeSummary(const std::string& dir, const Simulation& sim, double wallSeconds, bool interrupted,
+                  const nlohmann::json& extra = nlohmann::json::object());
 
 }  // namespace ccrowd::io

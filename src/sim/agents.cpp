@@ -79,7 +79,7 @@ std::vector<ExitEvent> AgentStore::advanceRoutes(const Scene& scene, const Scene
             if (step + 1 < static_cast<int>(spec.route.size())) {
                 field = table_.fieldOf[static_cast<std::size_t>(g)][static_cast<std::size_t>(step + 1)];
             } else if (scene.goals[static_cast<std::size_t>(goal)].exit) {
-                left.push_back({id_[k], g});
+                left.push_back({id_[k], g, x_[k], y_[k]});
                 continue;
             }
         }

@@ -20,6 +20,7 @@ namespace ccrowd::sim {
 struct ExitEvent {
     int id = 0;
     int group = 0;
+    float x = 0.f, y = 0.f;  ///< Where it left. [Units: m]
 };
 
 /// Index of the goal a group walks to at a route step.

@@ -293,7 +293,7 @@ void Simulation::Impl::exitAndSpawn() {
     // agents inside their route goal: leave at an exit, else walk to the next goal
     std::vector<sim::ExitEvent> left = agents.advanceRoutes(scene, grid, goalMask);
     for (const sim::ExitEvent& e : left) {
-        exits.push_back({e.id, e.group, time});
+        exits.push_back({e.id, e.group, time, e.x, e.y});
         GroupStats& gs = groups[static_cast<std::size_t>(e.group)];
         ++gs.exited;
         --gs.remaining;

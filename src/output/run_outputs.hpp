@@ -1,0 +1,90 @@
+#pragma once
+/// @file run_outputs.hpp
+/// Everything a run writes into its output directory besides summary.json
+/// and exits.csv (DESIGN.md §2, "measure/export"):
+///
+///   snapshots.pvd, snapshots.json, snapshots/   field snapshots every
+///                                               snapshot_every seconds
+///   trajectories.sqlite, trajectories.txt       every agent every
+///                                               trajectory_every steps
+///   lines.csv, areas.csv                        the scene's measurement
+///                                               lines and areas, per interval
+///
+/// Every file is complete at all times (atomic writes; the databases are
+/// renamed into place by finish()). The time spent writing is measured, for
+/// the summary.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ccrowd/simulation.hpp"
+#include "../io/snapshot_formats.hpp"
+#include "snapshot_fields.hpp"
+
+namespace ccrowd::output {
+
+/// What to write.
+struct OutputOptions {
+    std::string dir;                   ///< Existing output directory. [Limit: non-empty]
+    double snapshot_every = 0.0;       ///< Snapshot interval; 0 = no snapshots. [Units: s] [Limit: >= 0, finite]
+    io::SnapshotFormats snapshot_formats{true, false, false};  ///< --snapshot-format (default vti).
+    SnapshotFieldSet fields;           ///< --fields.
+    long long trajectory_every = 0;    ///< Trajectory frame interval; 0 = none. [Units: steps] [Limit: >= 0]
+    bool trajectory_sqlite = true;     ///< JuPedSim/PedPy SQLite database.
+    bool trajectory_text = false;      ///< PedPy plain-text file.
+    double measure_interval = 1.0;     ///< Interval of lines.csv / areas.csv rows. [Units: s] [Limit: > 0, finite]
+};
+
+/// Parses --trajectory-format: a comma-separated subset of "sqlite,txt".
+/// Throws InputError naming the option, the bad entry and the allowed values.
+void parseTrajectoryFormats(const std::string& list, OutputOptions& o);
+
+/// The files of ccrowd's outputs in @p dir that a new run replaces
+/// (--force): known names and snapshot frames only, nothing else.
+void removePreviousOutputs(const std::string& dir);
+
+/// Writes a run's outputs as it goes.
+class RunOutputs {
+public:
+    /// Opens the writers and records the initial state (snapshot and
+    /// trajectory frame 0, the measurements' first observation). Throws
+    /// InputError / Error naming the path when a file cannot be written.
+    RunOutputs(OutputOptions options, const Simulation& sim);
+    ~RunOutputs();
+    RunOutputs(const RunOutputs&) = delete;
+    RunOutputs& operator=(const RunOutputs&) = delete;
+
+    /// Records the state after a step: snapshots and trajectory frames when
+    /// due, measurements every step. Throws Error naming the path on a
+    /// failed write (e.g. a full disk); what was complete stays.
+    void afterStep(const Simulation& sim);
+    /// Ends the measurements, writes their last rows and closes the
+    /// trajectory files (renamed into place).
+    void finish(const Simulation& sim);
+
+    /// Peaks of the run and the output cost, for summary.json: max grid
+    /// density, per-area max density, per-line crossings and peak flows,
+    /// files written, seconds spent writing.
+    nlohmann::json summary() const;
+    /// Wall time spent in the writers. [Units: s]
+    double seconds() const { return seconds_; }
+    /// Files written so far, relative to the output directory, for people.
+    std::vector<std::string> files() const;
+
+private:
+    struct Writers;
+    void observe(const Simulation& sim);
+
+    OutputOptions opt_;
+    std::unique_ptr<Writers> w_;
+    double nextSnapshot_ = 0.0;
+    double seconds_ = 0.0;
+    float maxDensity_ = 0.f;
+    double maxDensityTime_ = 0.0;
+    std::size_t exitsSeen_ = 0;
+};
+
+}  // namespace ccrowd::output

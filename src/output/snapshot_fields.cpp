@@ -1,0 +1,90 @@
+/// @file snapshot_fields.cpp
+#include "output/snapshot_fields.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
+
+#include "ccrowd/error.hpp"
+
+namespace ccrowd::output {
+
+const char* const kSnapshotFieldNames = "density, velocity, speed, pressure, potential, desired_velocity, blocked";
+
+SnapshotFieldSet parseSnapshotFields(const std::string& list) {
+    SnapshotFieldSet s;
+    s.density = s.velocity = s.speed = s.pressure = s.potential = s.desired_velocity = s.blocked = false;
+    bool* flags[] = {&s.density, &s.velocity, &s.speed, &s.pressure, &s.potential, &s.desired_velocity, &s.blocked};
+    const char* names[] = {"density", "velocity", "speed", "pressure", "potential", "desired_velocity", "blocked"};
+    std::stringstream in(list);
+    std::string item;
+    int count = 0;
+    while (std::getline(in, item, ',')) {
+        // trim spaces, then look the name up
+        item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+        const auto* it = std::find_if(std::begin(names), std::end(names), [&](const char* n) { return item == n; });
+        if (it == std::end(names))
+            throw InputError(fieldMessage("--fields", "'" + item + "'", "unknown field", kSnapshotFieldNames));
+        bool& flag = *flags[it - std::begin(names)];
+        if (flag) throw InputError(fieldMessage("--fields", "'" + item + "'", "listed twice", kSnapshotFieldNames));
+        flag = true;
+        ++count;
+    }
+    if (count == 0) throw InputError(fieldMessage("--fields", "'" + list + "'", "no field", kSnapshotFieldNames));
+    return s;
+}
+
+std::vector<std::string> perFieldNames(const Simulation& sim, const std::string& base) {
+    std::vector<std::string> names;
+    std::set<std::string> taken;
+    for (int k = 0; k < sim.fieldCount(); ++k) {
+        // the group's name in file-name-safe characters
+        std::string group = sim.scene().groups[static_cast<std::size_t>(sim.fieldGroup(k))].name;
+        for (char& c : group)
+            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+        std::string name = base + "_" + group;
+        if (sim.fieldStep(k) > 0) name += "_step" + std::to_string(sim.fieldStep(k));
+        if (taken.count(name) || name.size() > 60) name = base + "_" + std::to_string(k);
+        taken.insert(name);
+        names.push_back(name);
+    }
+    return names;
+}
+
+io::SnapshotFrame snapshotFrame(const Simulation& sim, const SnapshotFieldSet& fields) {
+    const SceneGrid& g = sim.grid();
+    io::SnapshotFrame f;
+    f.time = sim.time();
+    f.step = sim.steps();
+    f.nx = g.nx;
+    f.ny = g.ny;
+    f.h = g.h;
+    f.origin_x = g.origin.x;
+    f.origin_y = g.origin.y;
+    f.blocked = g.blocked.host();
+    auto scalar = [](const Field<float>& field) { return std::vector<float>(field.host(), field.host() + field.size()); };
+    // the stages' outputs, in pipeline order
+    if (fields.density) f.fields.push_back({"density", "1/m^2", 1, scalar(sim.density())});
+    if (fields.velocity) f.fields.push_back({"velocity", "m/s", 2, sim.meanVelocity()});
+    if (fields.speed) f.fields.push_back({"speed", "m/s", 4, sim.faceSpeed()});
+    if (fields.potential) {
+        const std::vector<std::string> names = perFieldNames(sim, "potential");
+        for (int k = 0; k < sim.fieldCount(); ++k)
+            f.fields.push_back({names[static_cast<std::size_t>(k)], "s", 1, scalar(sim.potential(k))});
+    }
+    if (fields.desired_velocity) {
+        const std::vector<std::string> names = perFieldNames(sim, "desired_velocity");
+        for (int k = 0; k < sim.fieldCount(); ++k)
+            f.fields.push_back({names[static_cast<std::size_t>(k)], "m/s", 2, sim.desiredVelocity(k)});
+    }
+    if (fields.pressure) f.fields.push_back({"pressure", "m^2/s", 1, scalar(sim.pressure())});
+    if (fields.blocked) {
+        std::vector<float> b(g.blocked.size());
+        for (std::size_t c = 0; c < b.size(); ++c) b[c] = g.blocked.host()[c] ? 1.f : 0.f;
+        f.fields.push_back({"blocked", "", 1, std::move(b)});
+    }
+    return f;
+}
+
+}  // namespace ccrowd::output

@@ -1,0 +1,295 @@
+/// @file test_run_outputs.cpp
+/// A run's outputs (output/run_outputs.hpp) and `ccrowd run`'s handling of
+/// them: snapshots at their times, trajectory frames with every agent, line
+/// crossings that match the exits, summary keys; the CLI's errors for bad
+/// output arguments, refusal to overwrite, and what a stopped or killed run
+/// leaves behind (only complete files under final names).
+
+#include <signal.h>
+#include <spawn.h>
+#include <sqlite3.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "ccrowd/config.hpp"
+#include "ccrowd/error.hpp"
+#include "ccrowd/scene.hpp"
+#include "ccrowd/simulation.hpp"
+#include "src/io/npy.hpp"
+#include "src/output/run_outputs.hpp"
+#include "temp_dir.hpp"
+
+extern char** environ;
+
+namespace ccrowd::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string scenePath(const std::string& name) { return std::string(CCROWD_SOURCE_DIR) + "/scenes/" + name + ".json"; }
+
+std::string readText(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// Rows of @p table in the SQLite database @p path (-1 when it cannot be read).
+long long sqliteRows(const std::string& path, const std::string& table) {
+    sqlite3* db = nullptr;
+    long long n = -1;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db, ("SELECT COUNT(*) FROM " + table).c_str(), -1, &st, nullptr) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return n;
+}
+
+/// Runs ccrowd with @p args; returns the exit status, stdout+stderr in @p out.
+int runCli(const std::string& args, std::string* out) {
+    const std::string cmd = std::string(CCROWD_EXE) + " " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return -1;
+    char buf[4096];
+    std::string text;
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+    const int status = pclose(p);
+    if (out) *out = text;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+class RunOutputsTest : public TempDirTest {};
+
+TEST_F(RunOutputsTest, SnapshotsTrajectoriesAndMeasurementsOfARun) {
+    Simulation sim(loadScene(scenePath("room_exit")), Exec{Backend::Cpu, 2});
+    output::OutputOptions o;
+    o.dir = dir_.string();
+    o.snapshot_every = 0.5;
+    o.snapshot_formats = io::SnapshotFormats{true, true, false};
+    o.trajectory_every = 4;
+    o.trajectory_sqlite = o.trajectory_text = true;
+    long long expectedRows = sim.agentCount();  // frame 0
+    {
+        output::RunOutputs out(o, sim);
+        while (sim.time() < 2.0 - 1e-6) {
+            sim.step();
+            out.afterStep(sim);
+            if (sim.steps() % 4 == 0) expectedRows += sim.agentCount();
+        }
+        out.finish(sim);
+        const nlohmann::json j = out.summary();
+        EXPECT_EQ(j["outputs"]["snapshots"], 5);  // t = 0, 0.5, 1, 1.5, 2
+        EXPECT_EQ(j["outputs"]["trajectory_frames"], 1 + sim.steps() / 4);
+        EXPECT_GT(j["max_density"]["value_per_m2"].get<double>(), 0.0);
+        EXPECT_EQ(j["lines"][0]["name"], "door");
+    }
+    // the series as ParaView and NumPy see it
+    const std::string pvd = readText(dir_ / "snapshots.pvd");
+    std::size_t datasets = 0;
+    for (std::size_t at = pvd.find("<DataSet"); at != std::string::npos; at = pvd.find("<DataSet", at + 1)) ++datasets;
+    EXPECT_EQ(datasets, 5u);
+    const nlohmann::json index = nlohmann::json::parse(readText(dir_ / "snapshots.json"));
+    ASSERT_EQ(index["frames"].size(), 5u);
+    const io::NpyFloatArray rho = io::readNpyFloatArray(path("snapshots/frame_000004_density.npy"));
+    ASSERT_EQ(rho.shape.size(), 2u);
+    EXPECT_EQ(rho.shape[0], sim.grid().ny);
+    EXPECT_EQ(rho.shape[1], sim.grid().nx);
+    for (std::size_t c = 0; c < rho.data.size(); ++c) ASSERT_EQ(rho.data[c], sim.density().host()[c]) << "cell " << c;
+    // every agent of every trajectory frame, in both formats
+    EXPECT_EQ(sqliteRows(path("trajectories.sqlite"), "trajectory_data"), expectedRows);
+    const std::string txt = readText(dir_ / "trajectories.txt");
+    long long dataLines = 0;
+    std::istringstream lines(txt);
+    for (std::string l; std::getline(lines, l);)
+        if (!l.empty() && l[0] != '#') ++dataLines;
+    EXPECT_EQ(dataLines, expectedRows);
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir_))
+        EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+}
+
+TEST_F(RunOutputsTest, EveryAgentThatLeavesCrossedTheDoorLine) {
+    Scene scene = loadScene(scenePath("room_exit"));
+    Simulation sim(std::move(scene), Exec{Backend::Cpu, 2});
+    output::OutputOptions o;
+    o.dir = dir_.string();
+    output::RunOutputs out(o, sim);
+    while (sim.time() < 30.0 && !sim.finished()) {
+        sim.step();
+        out.afterStep(sim);
+    }
+    out.finish(sim);
+    ASSERT_GT(sim.exitedTotal(), 20);
+    // leaving agents are seen at their exit position: net crossings of the
+    // door (x = 10.5 m) = agents that left + agents walking on outside
+    const AgentSnapshot a = sim.agents();
+    long long outside = 0;
+    for (int k = 0; k < a.size(); ++k) outside += a.x[k] > 10.5f ? 1 : 0;
+    const nlohmann::json door = out.summary()["lines"][0];
+    const long long net = door["forward"].get<long long>() - door["backward"].get<long long>();
+    EXPECT_EQ(std::llabs(net), sim.exitedTotal() + outside);
+    EXPECT_GT(door["peak_specific_flow_per_m_s"].get<double>(), 0.5);
+    EXPECT_TRUE(fs::exists(dir_ / "lines.csv"));
+    EXPECT_TRUE(fs::exists(dir_ / "areas.csv"));
+}
+
+TEST_F(RunOutputsTest, BadOptionsAreInputErrors) {
+    Simulation sim(loadScene(scenePath("seed003_single_goal")), Exec{Backend::Cpu, 1});
+    output::OutputOptions o;
+    o.dir = dir_.string();
+    o.snapshot_every = -1.0;
+    EXPECT_THROW(output::RunOutputs(o, sim), InputError);
+    o.snapshot_every = 1.0;
+    o.trajectory_every = -3;
+    EXPECT_THROW(output::RunOutputs(o, sim), InputError);
+    o.trajectory_every = 1;
+    o.measure_interval = 0.0;
+    EXPECT_THROW(output::RunOutputs(o, sim), InputError);
+    EXPECT_THROW(output::parseSnapshotFields("density,bogus"), InputError);
+    EXPECT_THROW(output::parseSnapshotFields("density,density"), InputError);
+    EXPECT_THROW(output::parseSnapshotFields(""), InputError);
+    EXPECT_THROW(output::parseTrajectoryFormats("sqlite,csv", o), InputError);
+    const output::SnapshotFieldSet f = output::parseSnapshotFields("pressure, blocked");
+    EXPECT_TRUE(f.pressure && f.blocked && !f.density && !f.potential);
+    output::parseTrajectoryFormats("txt", o);
+    EXPECT_TRUE(o.trajectory_text && !o.trajectory_sqlite);
+}
+
+TEST_F(RunOutputsTest, CliRejectsBadOutputArgumentsNamingThem) {
+    const std::string scene = scenePath("seed003_single_goal");
+    struct Case {
+        std::string args, expect;
+    };
+    const std::vector<Case> cases = {
+        {"--out " + path("a") + " --snapshot-every 1 --fields density,bogus", "--fields"},
+        {"--out " + path("b") + " --snapshot-every 1 --snapshot-format vti,gif", "--snapshot-format"},
+        {"--out " + path("c") + " --snapshot-every -1", "--snapshot-every"},
+        {"--out " + path("d") + " --trajectory-every -2", "--trajectory-every"},
+        {"--out " + path("e") + " --trajectory-every 1 --trajectory-format parquet", "--trajectory-format"},
+        {"--snapshot-every 1", "--out"},
+    };
+    for (const Case& c : cases) {
+        std::string out;
+        EXPECT_NE(runCli("run " + scene + " --steps 2 --quiet " + c.args, &out), 0) << c.args;
+        EXPECT_NE(out.find(c.expect), std::string::npos) << c.args << "\n" << out;
+    }
+    // nothing was started: no output directory holds a file
+    for (const char* d : {"a", "b", "c", "d", "e"})
+        if (fs::exists(path(d))) EXPECT_TRUE(fs::is_empty(path(d))) << d;
+}
+
+TEST_F(RunOutputsTest, CliRefusesANonEmptyOutputDirectoryWithoutForce) {
+    const std::string scene = scenePath("seed003_single_goal"), out = path("run");
+    std::string text;
+    ASSERT_EQ(runCli("run " + scene + " --steps 3 --quiet --out " + out, &text), 0) << text;
+    const std::string keep = write("run/notes.txt", "mine");
+    EXPECT_NE(runCli("run " + scene + " --steps 3 --quiet --out " + out, &text), 0);
+    EXPECT_NE(text.find("--force"), std::string::npos) << text;
+    // --force replaces ccrowd's files and leaves the user's alone
+    ASSERT_EQ(runCli("run " + scene + " --steps 5 --quiet --force --out " + out, &text), 0) << text;
+    EXPECT_EQ(nlohmann::json::parse(readText(fs::path(out) / "summary.json"))["steps"], 5);
+    EXPECT_EQ(readText(keep), "mine");
+}
+
+/// Starts ccrowd with @p args in the background.
+pid_t spawnCli(const std::vector<std::string>& args) {
+    std::vector<std::string> all = {CCROWD_EXE};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = -1;
+    if (posix_spawn(&pid, all[0].c_str(), &fa, nullptr, argv.data(), environ) != 0) pid = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    return pid;
+}
+
+/// Waits until @p file exists (at most 60 s).
+bool waitFor(const fs::path& file) {
+    for (int k = 0; k < 600; ++k) {
+        if (fs::exists(file)) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+}
+
+/// Every file under a final name in @p dir is complete: indexes parse and
+/// list existing files, .vti files end with their closing tag, .npy files
+/// load, CSV files end with a newline. Returns the number of files checked.
+int checkAllComplete(const fs::path& dir) {
+    int checked = 0;
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir)) {
+        if (!e.is_regular_file() || e.path().extension() == ".tmp") continue;
+        const std::string ext = e.path().extension().string(), text = readText(e.path());
+        ++checked;
+        if (ext == ".json") {
+            const nlohmann::json j = nlohmann::json::parse(text);  // throws when cut short
+            if (e.path().filename() == "snapshots.json")
+                for (const auto& f : j["frames"])
+                    if (f.contains("vti") && f["vti"].is_string()) EXPECT_TRUE(fs::exists(dir / f["vti"].get<std::string>()));
+        } else if (ext == ".vti" || ext == ".pvd") {
+            EXPECT_NE(text.rfind("</VTKFile>"), std::string::npos) << e.path();
+        } else if (ext == ".npy") {
+            EXPECT_NO_THROW(io::readNpyFloatArray(e.path().string())) << e.path();
+        } else if (ext == ".csv") {
+            EXPECT_TRUE(!text.empty() && text.back() == '\n') << e.path();
+        }
+    }
+    return checked;
+}
+
+TEST_F(RunOutputsTest, StoppedRunKeepsCompleteFilesAndAKilledRunLeavesNoPartialOne) {
+    const std::vector<std::string> common = {"run", scenePath("room_exit"), "--threads", "1", "--snapshot-every", "0.1",
+                                             "--snapshot-format", "vti,npy", "--trajectory-every", "1", "--quiet"};
+    // SIGTERM: a clean stop, every file complete and in place
+    std::vector<std::string> a = common;
+    a.insert(a.end(), {"--out", path("term")});
+    pid_t pid = spawnCli(a);
+    ASSERT_GT(pid, 0);
+    ASSERT_TRUE(waitFor(dir_ / "term" / "snapshots" / "frame_000003.vti"));
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    EXPECT_GT(checkAllComplete(dir_ / "term"), 5);
+    EXPECT_GT(sqliteRows(path("term/trajectories.sqlite"), "trajectory_data"), 0);
+    EXPECT_TRUE(nlohmann::json::parse(readText(dir_ / "term" / "summary.json"))["interrupted"].get<bool>());
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir_ / "term"))
+        EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+    // SIGKILL mid-run: whatever carries a final name is complete
+    std::vector<std::string> b = common;
+    b.insert(b.end(), {"--out", path("kill")});
+    pid = spawnCli(b);
+    ASSERT_GT(pid, 0);
+    ASSERT_TRUE(waitFor(dir_ / "kill" / "snapshots" / "frame_000003.vti"));
+    ::kill(pid, SIGKILL);
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFSIGNALED(status));
+    EXPECT_GT(checkAllComplete(dir_ / "kill"), 5);
+    EXPECT_FALSE(fs::exists(dir_ / "kill" / "trajectories.sqlite"));  // never renamed into place
+}
+
+}  // namespace
+}  // namespace ccrowd::test
