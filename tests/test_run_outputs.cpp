@@ -191,8 +191,11 @@ TEST_F(RunOutputsTest, CliRejectsBadOutputArgumentsNamingThem) {
         EXPECT_NE(out.find(c.expect), std::string::npos) << c.args << "\n" << out;
     }
     // nothing was started: no output directory holds a file
-    for (const char* d : {"a", "b", "c", "d", "e"})
-        if (fs::exists(path(d))) EXPECT_TRUE(fs::is_empty(path(d))) << d;
+    for (const char* d : {"a", "b", "c", "d", "e"}) {
+        if (fs::exists(path(d))) {
+            EXPECT_TRUE(fs::is_empty(path(d))) << d;
+        }
+    }
 }
 
 TEST_F(RunOutputsTest, CliRefusesANonEmptyOutputDirectoryWithoutForce) {
@@ -245,9 +248,12 @@ int checkAllComplete(const fs::path& dir) {
         ++checked;
         if (ext == ".json") {
             const nlohmann::json j = nlohmann::json::parse(text);  // throws when cut short
-            if (e.path().filename() == "snapshots.json")
-                for (const auto& f : j["frames"])
-                    if (f.contains("vti") && f["vti"].is_string()) EXPECT_TRUE(fs::exists(dir / f["vti"].get<std::string>()));
+            if (e.path().filename() != "snapshots.json") continue;
+            for (const auto& f : j["frames"]) {
+                if (f.contains("vti") && f["vti"].is_string()) {
+                    EXPECT_TRUE(fs::exists(dir / f["vti"].get<std::string>()));
+                }
+            }
         } else if (ext == ".vti" || ext == ".pvd") {
             EXPECT_NE(text.rfind("</VTKFile>"), std::string::npos) << e.path();
         } else if (ext == ".npy") {

@@ -65,6 +65,117 @@ std::string SqliteDb::queryText(const char* sql) {
     return out;
 }
 
+void SqliteValueOut::set(long long v) { sqlite3_result_int64(ctx_, v); }
+void SqliteValueOut::set(double v) { sqlite3_result_double(ctx_, v); }
+
+namespace {
+
+/// A registered row source: what the module's pAux points to.
+struct RowSourceEntry {
+    const SqliteRowSource* source;
+    std::string declaration;  ///< "CREATE TABLE x(<columns>)"
+};
+
+/// The virtual table and its cursor (SQLite's structs come first, as the
+/// virtual-table interface requires).
+struct RowVtab {
+    sqlite3_vtab base;
+    const SqliteRowSource* source;
+};
+struct RowCursor {
+    sqlite3_vtab_cursor base;
+    const SqliteRowSource* source;
+    long long row, rows;
+};
+
+int rowConnect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
+    const auto* entry = static_cast<const RowSourceEntry*>(aux);
+    const int rc = sqlite3_declare_vtab(db, entry->declaration.c_str());
+    if (rc != SQLITE_OK) return rc;
+    auto* vt = static_cast<RowVtab*>(sqlite3_malloc(sizeof(RowVtab)));
+    if (!vt) return SQLITE_NOMEM;
+    std::memset(vt, 0, sizeof *vt);
+    vt->source = entry->source;
+    *out = &vt->base;
+    return SQLITE_OK;
+}
+int rowDisconnect(sqlite3_vtab* vt) {
+    sqlite3_free(vt);
+    return SQLITE_OK;
+}
+int rowBestIndex(sqlite3_vtab* vt, sqlite3_index_info* info) {
+    // Full scan only: no constraint is used, no order promised.
+    const auto rows = static_cast<double>(reinterpret_cast<RowVtab*>(vt)->source->rowCount());
+    info->estimatedCost = rows + 1;
+    info->estimatedRows = static_cast<sqlite3_int64>(rows);
+    return SQLITE_OK;
+}
+int rowOpen(sqlite3_vtab* vt, sqlite3_vtab_cursor** out) {
+    auto* c = static_cast<RowCursor*>(sqlite3_malloc(sizeof(RowCursor)));
+    if (!c) return SQLITE_NOMEM;
+    std::memset(c, 0, sizeof *c);
+    c->source = reinterpret_cast<RowVtab*>(vt)->source;
+    *out = &c->base;
+    return SQLITE_OK;
+}
+int rowClose(sqlite3_vtab_cursor* c) {
+    sqlite3_free(c);
+    return SQLITE_OK;
+}
+int rowFilter(sqlite3_vtab_cursor* base, int, const char*, int, sqlite3_value**) {
+    auto* c = reinterpret_cast<RowCursor*>(base);
+    c->row = 0;
+    c->rows = c->source->rowCount();
+    return SQLITE_OK;
+}
+int rowNext(sqlite3_vtab_cursor* c) {
+    ++reinterpret_cast<RowCursor*>(c)->row;
+    return SQLITE_OK;
+}
+int rowEof(sqlite3_vtab_cursor* base) {
+    const auto* c = reinterpret_cast<RowCursor*>(base);
+    return c->row >= c->rows;
+}
+int rowColumn(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int col) {
+    const auto* c = reinterpret_cast<RowCursor*>(base);
+    SqliteValueOut out(ctx);
+    c->source->column(c->row, col, out);
+    return SQLITE_OK;
+}
+int rowRowid(sqlite3_vtab_cursor* c, sqlite3_int64* rowid) {
+    *rowid = reinterpret_cast<RowCursor*>(c)->row;
+    return SQLITE_OK;
+}
+
+/// Eponymous-only (no xCreate), read-only module.
+sqlite3_module makeRowModule() {
+    sqlite3_module m;
+    std::memset(&m, 0, sizeof m);
+    m.xConnect = rowConnect;
+    m.xBestIndex = rowBestIndex;
+    m.xDisconnect = rowDisconnect;
+    m.xOpen = rowOpen;
+    m.xClose = rowClose;
+    m.xFilter = rowFilter;
+    m.xNext = rowNext;
+    m.xEof = rowEof;
+    m.xColumn = rowColumn;
+    m.xRowid = rowRowid;
+    return m;
+}
+const sqlite3_module kRowModule = makeRowModule();
+
+}  // namespace
+
+void SqliteDb::addRowSource(const std::string& name, const std::string& columns, const SqliteRowSource& source) {
+    auto* entry = new RowSourceEntry{&source, "CREATE TABLE x(" + columns + ")"};
+    // SQLite owns the entry from here on: it calls the destructor when the
+    // connection closes, and also when the registration fails.
+    const int rc = sqlite3_create_module_v2(db_, name.c_str(), &kRowModule, entry,
+                                            [](void* p) { delete static_cast<RowSourceEntry*>(p); });
+    check(rc, ("register row source " + name).c_str());
+}
+
 void SqliteDb::close() {
     if (!db_) return;
     const int rc = sqlite3_close(db_);

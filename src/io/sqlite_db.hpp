@@ -1,7 +1,8 @@
 #pragma once
 /// @file sqlite_db.hpp
 /// A thin RAII layer over the SQLite C library for the output writers: one
-/// connection, prepared statements, and a check that turns every failed call
+/// connection, prepared statements, in-memory row sources for bulk
+/// INSERT ... SELECT, and a check that turns every failed call
 /// into a ccrowd::Error naming the database path, what was being done and
 /// sqlite3_errmsg (e.g. "database or disk is full"). No SQLite header leaks
 /// out of this file's users: sqlite3 types are forward-declared.
@@ -9,9 +10,36 @@
 #include <string>
 
 struct sqlite3;
+struct sqlite3_context;
 struct sqlite3_stmt;
 
 namespace ccrowd::io {
+
+/// Where SqliteRowSource::column() puts one value (wraps an sqlite3_context).
+class SqliteValueOut {
+public:
+    explicit SqliteValueOut(sqlite3_context* ctx) : ctx_(ctx) {}
+    void set(long long v);
+    void set(double v);
+
+private:
+    sqlite3_context* ctx_;
+};
+
+/// In-memory rows that the statements of one connection read as a table
+/// (see SqliteDb::addRowSource): "INSERT INTO t SELECT ... FROM <name>"
+/// then copies all rows in one sqlite3_step, without binding parameters
+/// row by row (about 15% less CPU than 500-row INSERT ... VALUES for a
+/// 9-column table). Read-only; a full scan of rows 0 .. rowCount()-1 in
+/// that order (no constraints or ordering are used).
+class SqliteRowSource {
+public:
+    virtual ~SqliteRowSource() = default;
+    /// Rows at the time the statement starts. [Limit: >= 0]
+    virtual long long rowCount() const = 0;
+    /// Puts column @p col (0-based, in the declared order) of row @p row into @p out.
+    virtual void column(long long row, int col, SqliteValueOut& out) const noexcept = 0;
+};
 
 /// One open SQLite connection. Not copyable; closed by the destructor
 /// (without checking) or by close() (checked). Opened without SQLite's
@@ -39,6 +67,12 @@ public:
     void check(int rc, const char* what) const {
         if (rc != 0 && rc != 100 && rc != 101) fail(rc, what);
     }
+    /// Makes @p source readable as the table @p name with the columns
+    /// @p columns (e.g. "frame, id, pos_x") in this connection only: an
+    /// eponymous virtual table, nothing is stored in the database file.
+    /// @p source must outlive this connection.
+    /// Throws Error naming the label and @p name when SQLite refuses it.
+    void addRowSource(const std::string& name, const std::string& columns, const SqliteRowSource& source);
     /// Closes the connection, checking the result. Idempotent.
     void close();
 
