@@ -140,9 +140,14 @@ int runScene(const RunArgs& args) {
         extra = outputs->summary();
         extra["outputs"]["write_fraction_of_wall"] = wall > 0 ? outputs->seconds() / wall : 0.0;
         if (!writeError.empty()) extra["outputs"]["error"] = writeError;
-        if (!args.quiet && outputs->seconds() > 0)
-            std::cout << "outputs: " << std::fixed << std::setprecision(2) << outputs->seconds() << " s writing ("
-                      << std::setprecision(1) << 100.0 * outputs->seconds() / std::max(wall, 1e-9) << "% of the run's wall time)\n";
+        extra["outputs"]["background_fraction_of_wall"] = wall > 0 ? outputs->backgroundSeconds() / wall : 0.0;
+        std::cout << "outputs: " << std::fixed << std::setprecision(2) << outputs->seconds() << " s writing on the run's thread ("
+                  << std::setprecision(1) << 100.0 * outputs->seconds() / std::max(wall, 1e-9) << "% of wall time)";
+        if (outputs->backgroundSeconds() > 0)
+            std::cout << std::setprecision(2) << ", " << outputs->backgroundSeconds() << " s inserting trajectories in the background ("
+                      << std::setprecision(1) << 100.0 * outputs->backgroundSeconds() / std::max(wall, 1e-9) << "%)";
+        std::cout << "\n";
+        std::cout.unsetf(std::ios::floatfield);
         try {
             io::writeSummary(args.out, sim, wall, interrupted, extra);
         } catch (const Error& e) {

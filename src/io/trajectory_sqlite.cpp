@@ -35,6 +35,8 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <atomic>
+#include <chrono>
 #include <thread>
 #include <unordered_map>
 #include <utility>
@@ -236,6 +238,7 @@ struct SqliteTrajectoryWriter::Impl {
 
     long long lastFrame = -1, frames = 0, rows = 0;
     bool closed = false, broken = false;
+    std::atomic<long long> workerNs{0};  ///< Worker wall time spent inserting.
 
     /// Worker: takes queued frames until told to stop or a frame fails.
     void run() {
@@ -250,11 +253,13 @@ struct SqliteTrajectoryWriter::Impl {
             }
             cv.notify_all();
             std::exception_ptr failed;
+            const auto t0 = std::chrono::steady_clock::now();
             try {
                 insert(work);
             } catch (...) {
                 failed = std::current_exception();
             }
+            workerNs += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
             {
                 std::lock_guard<std::mutex> lock(mu);
                 busy = false;
@@ -563,5 +568,6 @@ void SqliteTrajectoryWriter::close() {
 const std::string& SqliteTrajectoryWriter::path() const { return impl_->path; }
 long long SqliteTrajectoryWriter::frames() const { return impl_->frames; }
 long long SqliteTrajectoryWriter::rows() const { return impl_->rows; }
+double SqliteTrajectoryWriter::workerSeconds() const { return 1e-9 * static_cast<double>(impl_->workerNs.load()); }
 
 }  // namespace ccrowd::io

@@ -108,6 +108,9 @@ public:
     const std::string& path() const;     ///< Final path.
     long long frames() const;            ///< Frames accepted so far.
     long long rows() const;              ///< trajectory_data rows accepted so far.
+    /// Wall time the background thread has spent inserting frames: work
+    /// that competes with the simulation for the cores. [Units: s]
+    double workerSeconds() const;
 
 private:
     struct Impl;

@@ -202,9 +202,12 @@ nlohmann::json RunOutputs::summary() const {
     j["outputs"] = {{"files", files()},
                     {"snapshots", w_->snapshots ? w_->snapshots->framesWritten() : 0},
                     {"trajectory_frames", w_->frames},
-                    {"write_s", seconds_}};
+                    {"write_s", seconds_},
+                    {"background_write_s", backgroundSeconds()}};
     return j;
 }
+
+double RunOutputs::backgroundSeconds() const { return w_->sqlite ? w_->sqlite->workerSeconds() : 0.0; }
 
 std::vector<std::string> RunOutputs::files() const {
     std::vector<std::string> f;

@@ -67,10 +67,13 @@ public:
 
     /// Peaks of the run and the output cost, for summary.json: max grid
     /// density, per-area max density, per-line crossings and peak flows,
-    /// files written, seconds spent writing.
+    /// files written, seconds spent writing (run thread and background).
     nlohmann::json summary() const;
-    /// Wall time spent in the writers. [Units: s]
+    /// Wall time the run's thread spent in the writers. [Units: s]
     double seconds() const { return seconds_; }
+    /// Wall time the trajectory database's background thread spent
+    /// inserting (runs alongside the simulation, competing for cores). [Units: s]
+    double backgroundSeconds() const;
     /// Files written so far, relative to the output directory, for people.
     std::vector<std::string> files() const;
 
