@@ -1,6 +1,7 @@
 /// @file test_validation.cpp
-/// The validation checks users judge a crowd model by (DESIGN.md §6), as
-/// whole simulation runs through the public API:
+/// The validation checks users judge a crowd model by (DESIGN.md §6), run
+/// through the library's cases (src/validate/cases.hpp, also behind
+/// `ccrowd validate`), asserting here what each case measured:
 ///   - RiMEA test 1: one person at 1.33 m/s crosses a 2 m x 40 m corridor in
 ///     26-34 s (scenes/corridor.json; also on a 0.1 m grid, where the
 ///     splat's density of one person is 100 persons/m^2);
@@ -11,20 +12,24 @@
 ///     above the free speed;
 ///   - bottleneck: the specific flow through a 1 m door from a crowded room
 ///     is 1.0-2.0 persons/(m s) (scenes/room_exit.json), and the flow grows
-///     with the door width over 0.8, 1.0, 1.2 m.
+///     with the door width over 0.8, 1.0, 1.2 m;
+///   - a seed-003 scene keeps its invariants (the other two run in
+///     tests/test_simulation.cpp).
+/// Each test also asks that the case's own criteria (what the report shows)
+/// all pass.
 ///
 /// Also the two pieces of the model these checks rest on: the perceived
 /// density of the speed field (kernels/speed.hpp; a lone person perceives
 /// 1/(2R)^2, a uniform crowd its own density next to walls) and the UIC
 /// solver's budget with over-relaxation (kernels/pressure.hpp), per backend.
 ///
-/// What was made cheaper without changing what is checked: one CPU thread
-/// (deterministic, and fastest on a loaded 2-core machine); the density
-/// corridor is 4 m x 60 m with a 30 m crowd measured over 2-6 s in its
-/// middle 10 m (the density there changes by < 10% in that time); the rooms
-/// of the width series are 10 m x 10 m with 200 persons on a 0.2 m grid (so
-/// 0.8 / 1.0 / 1.2 m doors are 4 / 5 / 6 whole cells), run only until 70%
-/// have left. Measured values are printed as "[ measured ]" lines.
+/// What was made cheaper without changing what is checked (see cases.hpp):
+/// one CPU thread (deterministic, and fastest on a loaded 2-core machine);
+/// the density corridor is 4 m x 60 m with a 30 m crowd measured over 2-6 s
+/// in its middle 10 m (the density there changes by < 10% in that time); the
+/// rooms of the width series are 10 m x 10 m with 200 persons on a 0.2 m
+/// grid (so 0.8 / 1.0 / 1.2 m doors are 4 / 5 / 6 whole cells), run only
+/// until 70% have left. Measured values are printed as "[ measured ]" lines.
 
 #include <gtest/gtest.h>
 
@@ -32,17 +37,15 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "backends.hpp"
-#include "ccrowd/config.hpp"
-#include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
 #include "kernels/pressure.hpp"
 #include "kernels/speed.hpp"
 #include "src/sim/stages.hpp"
+#include "src/validate/cases.hpp"
 
 namespace ccrowd {
 namespace {
@@ -50,138 +53,82 @@ namespace {
 /// One CPU thread: bitwise reproducible and unaffected by other load.
 const Exec kExec{Backend::Cpu, 1};
 
-std::string scenePath(const std::string& name) { return std::string(CCROWD_SOURCE_DIR) + "/scenes/" + name + ".json"; }
-
-/// Weidmann 1993: v(rho) = 1.34 (1 - exp(-1.913 (1/rho - 1/5.4))). [Units: m/s]
+/// Weidmann 1993: v(rho) = 1.34 (1 - exp(-1.913 (1/rho - 1/5.4))), written
+/// out here independently of the library's copy. [Units: m/s]
 double weidmann(double rho) { return 1.34 * (1.0 - std::exp(-1.913 * (1.0 / rho - 1.0 / 5.4))); }
+
+/// The case's own verdict agrees: every criterion it reports passes.
+void expectAllCriteriaPass(const validate::CaseResult& r) {
+    for (const validate::Criterion& c : r.criteria)
+        EXPECT_TRUE(c.pass) << r.title << ": " << c.name << ": " << c.measured << " (allowed " << c.allowed << ")";
+    EXPECT_TRUE(r.passed()) << r.title;
+}
 
 // ---- RiMEA test 1: one person along a corridor --------------------------------
 
-/// Travel time of the corridor scene's only walker on a grid of cell @p h. [Units: s] (-1: never arrived)
-double corridorTime(float h) {
-    Scene s = loadScene(scenePath("corridor"));
-    s.cell = h;
-    Simulation sim(s, kExec);
-    EXPECT_EQ(sim.agentCount(), 1);
-    EXPECT_FLOAT_EQ(sim.agents().vmax.at(0), 1.33f);  // the walker's free speed is exactly 1.33 m/s
-    while (!sim.finished()) sim.step();
-    return sim.exits().size() == 1 ? sim.exits()[0].time : -1.0;
+/// Checks one corridor run on a grid of cell @p h [m].
+void checkCorridor(float h) {
+    const validate::CorridorResult r = validate::corridorCrossing(kExec, h);
+    std::printf("[ measured ] corridor (h = %g m): %.2f s\n", h, r.crossing_time);
+    EXPECT_EQ(r.agents, 1);
+    EXPECT_FLOAT_EQ(r.walker_speed, 1.33f);  // the walker's free speed is exactly 1.33 m/s
+    EXPECT_GE(r.crossing_time, 26.0);
+    EXPECT_LE(r.crossing_time, 34.0);
+    // the plotted track starts at t = 0 near the west end and ends near the goal
+    ASSERT_FALSE(r.track.empty());
+    EXPECT_EQ(r.track.front().first, 0.0);
+    EXPECT_LT(r.track.front().second, 1.5);
+    EXPECT_GT(r.track.back().second, 38.0);
+    expectAllCriteriaPass(r);
 }
 
-TEST(Validation, LoneWalkerCrossesTheCorridorIn26To34Seconds) {
-    const double t = corridorTime(0.25f);
-    std::printf("[ measured ] corridor (h = 0.25 m): %.2f s\n", t);
-    EXPECT_GE(t, 26.0);
-    EXPECT_LE(t, 34.0);
-}
+TEST(Validation, LoneWalkerCrossesTheCorridorIn26To34Seconds) { checkCorridor(0.25f); }
 
 TEST(Validation, LoneWalkerIsNotSlowedByItsOwnDensityOnAFineGrid) {
     // on a 0.1 m grid one person splats up to 100 persons/m^2 into a cell
-    const double t = corridorTime(0.1f);
-    std::printf("[ measured ] corridor (h = 0.1 m): %.2f s\n", t);
-    EXPECT_GE(t, 26.0);
-    EXPECT_LE(t, 34.0);
+    checkCorridor(0.1f);
 }
 
 // ---- RiMEA test 6: around a corner -------------------------------------------
 
 TEST(Validation, TwentyAgentsTurnTheLCornerWithoutEnteringTheWall) {
-    Simulation sim(loadScene(scenePath("l_corner")), kExec);
-    ASSERT_EQ(sim.agentCount(), 20);
-    const SceneGrid& g = sim.grid();
-    bool turned = false;
-    while (!sim.finished()) {
-        sim.step();
-        const AgentSnapshot a = sim.agents();
-        for (int k = 0; k < a.size(); ++k) {
-            // never in a wall cell, never outside the L (x <= 12, y <= 2 or x >= 10)
-            int i = 0, j = 0;
-            g.cellOf(a.x[k], a.y[k], i, j);
-            ASSERT_FALSE(g.blocked(i, j)) << "agent " << a.id[k] << " in wall cell (" << i << ", " << j << ") at t = " << sim.time();
-            ASSERT_TRUE(a.y[k] <= 2.f || a.x[k] >= 10.f) << "agent " << a.id[k] << " at (" << a.x[k] << ", " << a.y[k] << ")";
-            turned = turned || a.y[k] > 4.f;
-        }
-    }
-    std::printf("[ measured ] L corner: %lld of 20 arrived, last at %.2f s\n", sim.exitedTotal(),
-                sim.groupStats().at(0).last_exit);
-    EXPECT_TRUE(turned);
-    EXPECT_EQ(sim.exitedTotal(), 20);
-    EXPECT_EQ(sim.agentCount(), 0);
+    // every agent after every step: never in a wall cell, never outside the L (y <= 2 or x >= 10)
+    const validate::LCornerResult r = validate::lCorner(kExec);
+    ASSERT_EQ(r.agents, 20);
+    EXPECT_EQ(r.violations, 0) << r.first_violation;
+    std::printf("[ measured ] L corner: %lld of 20 arrived, last at %.2f s\n", r.exited, r.last_exit);
+    EXPECT_TRUE(r.turned);
+    EXPECT_EQ(r.exited, 20);
+    EXPECT_EQ(r.remaining, 0);
+    expectAllCriteriaPass(r);
 }
 
 // ---- fundamental diagram -------------------------------------------------------
 
-/// A 60 m x 4 m corridor whose first 30 m (x in [2, 32]) hold a crowd of
-/// density @p rho walking east at free speed 1.34 m/s (Weidmann's v0).
-std::string densityCorridor(double rho) {
-    std::ostringstream j;
-    j << R"({"format": "ccrowd-scene", "version": 1, "name": "density_corridor",
-      "domain": {"width": 60, "height": 4, "cell": 0.25},
-      "goals": [{"name": "end", "areas": [{"rect": {"min": [59, 0], "max": [60, 4]}}]}],
-      "groups": [{"name": "crowd", "spawn": [{"rect": {"min": [2, 0], "max": [32, 4]}}], "density": )"
-      << rho << R"(, "speed": 1.34, "route": ["end"]}],
-      "model": {"seed": 3}})";
-    return j.str();
-}
-
-/// Means over the samples of the middle section x in [12, 22] m.
-struct SectionMeasure {
-    double density = 0.0;      ///< Mean density. [Units: persons/m^2]
-    double densityLo = 1e9, densityHi = 0.0;  ///< Its range over the samples.
-    double speed = 0.0;        ///< Mean speed along the corridor (v_x). [Units: m/s]
-    double fastestMean = 0.0;  ///< Largest per-sample mean of |v|. [Units: m/s]
-    double freeSpeed = 0.0;    ///< Largest vmax in the section. [Units: m/s]
-};
-
-/// Runs the density corridor and samples its middle section every 0.5 s for
-/// t in [2, 6] s (after the start from rest, before the crowd's ends reach it).
-SectionMeasure measureSection(double rho) {
-    Simulation sim(parseScene(densityCorridor(rho), "density_corridor"), kExec);
-    const double x0 = 12.0, x1 = 22.0, area = (x1 - x0) * 4.0;
-    SectionMeasure m;
-    int samples = 0;
-    while (sim.time() < 6.0 - 1e-9) {
-        sim.step();
-        if (sim.time() < 2.0 - 1e-9 || sim.steps() % 10 != 0) continue;
-        const AgentSnapshot a = sim.agents();
-        double vx = 0.0, v = 0.0;
-        int n = 0;
-        for (int k = 0; k < a.size(); ++k) {
-            if (a.x[k] < x0 || a.x[k] >= x1) continue;
-            vx += a.vx[k];
-            v += std::hypot(a.vx[k], a.vy[k]);
-            m.freeSpeed = std::max(m.freeSpeed, static_cast<double>(a.vmax[k]));
-            ++n;
-        }
-        if (n == 0) continue;
-        const double d = n / area;
-        m.density += d;
-        m.densityLo = std::min(m.densityLo, d);
-        m.densityHi = std::max(m.densityHi, d);
-        m.speed += vx / n;
-        m.fastestMean = std::max(m.fastestMean, v / n);
-        ++samples;
-    }
-    EXPECT_GT(samples, 0);
-    m.density /= samples;
-    m.speed /= samples;
-    return m;
+TEST(Validation, LibraryWeidmannCurveIsWeidmanns) {
+    for (double rho : {0.1, 0.5, 1.0, 1.75, 3.0, 5.4}) EXPECT_NEAR(validate::weidmannSpeed(rho), weidmann(rho), 1e-12) << rho;
+    EXPECT_NEAR(weidmann(5.4), 0.0, 1e-12);   // jam density
+    EXPECT_NEAR(weidmann(1.0), 1.058, 1e-3);  // 1.34 (1 - exp(-1.913 (1 - 1/5.4)))
 }
 
 class FundamentalDiagram : public ::testing::TestWithParam<double> {};
 
 TEST_P(FundamentalDiagram, MeanSpeedFollowsWeidmannWithin02AndNeverExceedsTheFreeSpeed) {
     const double rho = GetParam();
-    const SectionMeasure m = measureSection(rho);
+    const validate::FundamentalDiagramResult r = validate::fundamentalDiagram(kExec, {rho});
+    ASSERT_EQ(r.points.size(), 1u);
+    const validate::FundamentalPoint& m = r.points[0];
     std::printf("[ measured ] corridor at %.1f persons/m^2: density %.2f (%.2f-%.2f), speed %.3f m/s, Weidmann %.3f m/s\n",
-                rho, m.density, m.densityLo, m.densityHi, m.speed, weidmann(rho));
+                rho, m.density, m.density_lo, m.density_hi, m.speed, weidmann(rho));
+    EXPECT_GT(m.samples, 0);
     // the corridor is held at rho while measuring
-    EXPECT_NEAR(m.densityLo, rho, 0.15 * rho);
-    EXPECT_NEAR(m.densityHi, rho, 0.15 * rho);
+    EXPECT_NEAR(m.density_lo, rho, 0.15 * rho);
+    EXPECT_NEAR(m.density_hi, rho, 0.15 * rho);
     // Weidmann's curve within 0.2 m/s; never above the free speed (1.34 m/s)
     EXPECT_NEAR(m.speed, weidmann(rho), 0.2);
-    EXPECT_LE(m.fastestMean, 1.34 + 1e-6);
-    EXPECT_LE(m.freeSpeed, 1.34 + 1e-6);
+    EXPECT_LE(m.fastest_mean, 1.34 + 1e-6);
+    EXPECT_LE(m.free_speed, 1.34 + 1e-6);
+    expectAllCriteriaPass(r);
 }
 
 INSTANTIATE_TEST_SUITE_P(Validation, FundamentalDiagram, ::testing::Values(0.5, 1.0, 2.0, 3.0, 4.0),
@@ -191,72 +138,53 @@ INSTANTIATE_TEST_SUITE_P(Validation, FundamentalDiagram, ::testing::Values(0.5, 
 
 // ---- bottleneck flow -------------------------------------------------------------
 
-/// Door flow of a room evacuation. [Units: persons/s]
-struct DoorFlow {
-    double persons = 0.0;   ///< Exits per second between 10% and 70% evacuated.
-    double specific = 0.0;  ///< persons / door width. [Units: persons/(m s)]
-};
-
-/// Runs @p sim until 70% have left (or 300 s) and measures the flow between
-/// the 10% and 70% exits (their exit times at the goal behind the door).
-DoorFlow doorFlow(Simulation& sim, double width) {
-    const long long n = sim.agentCount();
-    const long long first = static_cast<long long>(std::lround(0.1 * n)), last = static_cast<long long>(std::lround(0.7 * n));
-    while (sim.exitedTotal() < last && sim.time() < 300.0) sim.step();
-    EXPECT_GE(sim.exitedTotal(), last) << "only " << sim.exitedTotal() << " of " << n << " left in 300 s";
-    std::vector<double> t;
-    for (const ExitRecord& e : sim.exits()) t.push_back(e.time);
-    std::sort(t.begin(), t.end());
-    DoorFlow f;
-    if (static_cast<long long>(t.size()) < last || first < 1) return f;
-    const double dt = t[static_cast<std::size_t>(last - 1)] - t[static_cast<std::size_t>(first - 1)];
-    f.persons = static_cast<double>(last - first) / dt;
-    f.specific = f.persons / width;
-    return f;
+/// 70% of the room left within 300 s (the flow is measured between the 10% and 70% exits).
+void expectSeventyPercentLeft(const validate::DoorFlowResult& f) {
+    EXPECT_EQ(f.needed, std::lround(0.7 * f.agents));
+    EXPECT_GE(f.exited, f.needed) << "only " << f.exited << " of " << f.agents << " left in 300 s";
 }
 
 TEST(Validation, SpecificFlowThroughAOneMetreDoorIsOneToTwo) {
-    Simulation sim(loadScene(scenePath("room_exit")), kExec);
-    const DoorFlow f = doorFlow(sim, 1.0);
+    const validate::DoorFlowResult f = validate::roomExitFlow(kExec);
     std::printf("[ measured ] room_exit (1 m door, h = 0.25 m): %.3f persons/(m s)\n", f.specific);
+    expectSeventyPercentLeft(f);
     EXPECT_GE(f.specific, 1.0);
     EXPECT_LE(f.specific, 2.0);
-}
-
-/// A 10 m x 10 m room with 200 persons (2.5 persons/m^2) whose east wall
-/// (0.4 m thick) has a door of @p width [m] (a multiple of the 0.2 m cell);
-/// the goal is the far end of a 4 m corridor behind it.
-std::string roomWithDoor(double width) {
-    const double lo = std::floor((5.0 - 0.5 * width) / 0.2 + 1e-6) * 0.2, hi = lo + width;
-    std::ostringstream j;
-    j << R"({"format": "ccrowd-scene", "version": 1, "name": "room_door",
-      "domain": {"width": 14.4, "height": 10, "cell": 0.2},
-      "obstacles": [{"rect": {"min": [10, 0], "max": [10.4, )" << lo << R"(]}},
-                    {"rect": {"min": [10, )" << hi << R"(], "max": [10.4, 10]}}],
-      "goals": [{"name": "outside", "areas": [{"rect": {"min": [13.4, 0], "max": [14.4, 10]}}]}],
-      "groups": [{"name": "occupants", "spawn": [{"rect": {"min": [0.5, 0.5], "max": [9.5, 9.5]}}], "count": 200,
-                  "route": ["outside"]}],
-      "model": {"seed": 5}})";
-    return j.str();
+    expectAllCriteriaPass(f);
 }
 
 TEST(Validation, DoorFlowGrowsWithWidthAndSpecificFlowStaysOneToTwo) {
-    const double widths[] = {0.8, 1.0, 1.2};
+    const validate::DoorSeriesResult s = validate::doorWidthSeries(kExec, {0.8, 1.0, 1.2});
+    ASSERT_EQ(s.doors.size(), 3u);
     double previous = 0.0;
-    for (double w : widths) {
-        Simulation sim(parseScene(roomWithDoor(w), "room_door"), kExec);
+    for (const validate::DoorFlowResult& f : s.doors) {
+        const double w = f.width;
         // the door is whole cells: w / h open cells in the wall's first column
-        const SceneGrid& g = sim.grid();
-        int open = 0;
-        for (int j = 0; j < g.ny; ++j) open += g.blocked(50, j) ? 0 : 1;
-        ASSERT_EQ(open, static_cast<int>(std::lround(w / 0.2))) << "door " << w << " m";
-        const DoorFlow f = doorFlow(sim, w);
+        ASSERT_EQ(f.open_cells, static_cast<int>(std::lround(w / 0.2))) << "door " << w << " m";
         std::printf("[ measured ] %.1f m door (h = 0.2 m): %.3f persons/s, %.3f persons/(m s)\n", w, f.persons, f.specific);
+        expectSeventyPercentLeft(f);
         EXPECT_GE(f.specific, 1.0) << "door " << w << " m";
         EXPECT_LE(f.specific, 2.0) << "door " << w << " m";
         EXPECT_GT(f.persons, previous) << "door " << w << " m";
         previous = f.persons;
     }
+    expectAllCriteriaPass(s);
+}
+
+// ---- a seed-003 scene ------------------------------------------------------------------
+
+TEST(Validation, Seed003SingleGoalArrivesAndKeepsItsInvariants) {
+    const validate::Seed003Result r = validate::seed003Scene(kExec, "seed003_single_goal");
+    std::printf("[ measured ] seed003_single_goal: %lld of %lld arrived by %.2f s, closest pair %.3f m, UIC residual %.2g\n",
+                r.exited, r.spawned, r.end_time, r.min_distance, r.max_residual);
+    EXPECT_GT(r.spawned, 0);
+    EXPECT_EQ(r.exited, r.spawned);
+    EXPECT_EQ(r.remaining, 0);
+    EXPECT_EQ(r.count_errors, 0);
+    EXPECT_EQ(r.blocked_hits, 0);
+    EXPECT_GE(r.min_distance, 0.9f * r.d_min);
+    EXPECT_LE(r.max_residual, 1e-3f * r.rho_limit);
+    expectAllCriteriaPass(r);
 }
 
 // ---- the perceived density (kernels/speed.hpp) ----------------------------------

@@ -21,4 +21,7 @@ void addRunCommand(CLI::App& app, Commands& commands);
 /// `ccrowd bench eikonal ...`
 void addBenchCommand(CLI::App& app, Commands& commands);
 
+/// `ccrowd validate [--out DIR] ...`
+void addValidateCommand(CLI::App& app, Commands& commands);
+
 }  // namespace ccrowd::cli

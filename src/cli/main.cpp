@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     ccrowd::cli::Commands commands;
     ccrowd::cli::addRunCommand(app, commands);
     ccrowd::cli::addBenchCommand(app, commands);
+    ccrowd::cli::addValidateCommand(app, commands);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

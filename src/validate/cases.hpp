@@ -1,0 +1,191 @@
+#pragma once
+/// @file cases.hpp
+/// The validation cases users judge a crowd model by (DESIGN.md §6), as
+/// whole simulation runs through the public API (ccrowd/simulation.hpp).
+/// Each returns its measured values, the criteria it checked and the data
+/// for its plot; tests/test_validation.cpp asserts the same criteria and
+/// `ccrowd validate` reports them (report.hpp).
+///
+/// Set-ups are the cheap ones of the test suite: the density corridor is
+/// 4 m x 60 m with a 30 m crowd measured over 2-6 s in its middle 10 m; the
+/// rooms of the width series are 10 m x 10 m with 200 persons on a 0.2 m
+/// grid, run until 70% have left. One CPU thread is deterministic and, on a
+/// small loaded machine, fastest; results are bitwise identical for any
+/// thread count (tests/test_simulation.cpp, Determinism).
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ccrowd/backend.hpp"
+#include "ccrowd/simulation.hpp"
+#include "case_result.hpp"
+
+namespace ccrowd::validate {
+
+/// Path of the bundled scene @p name ("corridor" -> .../scenes/corridor.json):
+/// the directory of defaultScenePath(), so $CCROWD_SCENE_DIR, the source
+/// tree and an installed tree work as for `ccrowd run`.
+std::string bundledScene(const std::string& name);
+
+/// The bundled scenes the cases run, in order (corridor, l_corner,
+/// room_exit, the three seed-003 scenes).
+std::vector<std::string> bundledSceneNames();
+
+/// Weidmann (1993) fundamental diagram, v(rho) = 1.34 (1 - exp(-1.913 (1/rho
+/// - 1/5.4))) (U. Weidmann, Transporttechnik der Fussgaenger, IVT ETH
+/// Zurich, Schriftenreihe 90, 1993). [Units: m/s] [Limit: rho > 0]
+double weidmannSpeed(double rho);
+
+// ---- RiMEA test 1 ----------------------------------------------------------
+
+/// RiMEA test 1: one walker at 1.33 m/s along a 2 m x 40 m corridor.
+struct CorridorResult : CaseResult {
+    float cell = 0.f;              ///< Grid cell size. [Units: m]
+    int agents = 0;                ///< Agents at the start (the scene has exactly 1).
+    float walker_speed = 0.f;      ///< The walker's free speed (vmax). [Units: m/s]
+    double crossing_time = -1.0;   ///< Exit time at the far end; -1 when it never arrived. [Units: s]
+    std::vector<std::pair<double, double>> track;  ///< (time [s], x [m]) of the walker at the start and after every step.
+};
+
+/// Runs scenes/corridor.json on a grid of cell @p cell [m] until it ends.
+/// Criteria: one walker of free speed 1.33 m/s; crossing time 26-34 s.
+CorridorResult corridorCrossing(const Exec& ex, float cell);
+
+// ---- RiMEA test 6 ----------------------------------------------------------
+
+/// RiMEA test 6: 20 persons turn the corner of a 2 m wide L-shaped corridor.
+struct LCornerResult : CaseResult {
+    int agents = 0;                 ///< Agents at the start (20).
+    long long exited = 0;           ///< Arrived at the corridor's end.
+    int remaining = 0;              ///< Still inside when the run ended.
+    double last_exit = -1.0;        ///< Time of the last arrival, -1 when none. [Units: s]
+    bool turned = false;            ///< Someone reached y > 4 m (past the corner).
+    long long violations = 0;       ///< Agent-steps in a wall cell or outside the L.
+    std::string first_violation;    ///< The first of them ("" when none).
+};
+
+/// Runs scenes/l_corner.json to the end, checking every agent after every
+/// step: never in a wall cell, never outside the L (y <= 2 m or x >= 10 m).
+/// Criteria: 20 agents; no violation; someone turned; all 20 arrived and
+/// none remains.
+LCornerResult lCorner(const Exec& ex);
+
+// ---- fundamental diagram ---------------------------------------------------
+
+/// Means over the samples of the middle section x in [12, 22] m of the
+/// density corridor.
+struct FundamentalPoint {
+    double target = 0.0;        ///< Density the corridor was filled with. [Units: persons/m^2]
+    int samples = 0;            ///< Samples taken (every 0.5 s for t in [2, 6] s).
+    double density = 0.0;       ///< Mean density. [Units: persons/m^2]
+    double density_lo = 0.0;    ///< Smallest sampled density. [Units: persons/m^2]
+    double density_hi = 0.0;    ///< Largest sampled density. [Units: persons/m^2]
+    double speed = 0.0;         ///< Mean speed along the corridor (v_x). [Units: m/s]
+    double fastest_mean = 0.0;  ///< Largest per-sample mean of |v|. [Units: m/s]
+    double free_speed = 0.0;    ///< Largest vmax in the section. [Units: m/s]
+    double weidmann = 0.0;      ///< weidmannSpeed(target). [Units: m/s]
+};
+
+/// The fundamental diagram: one corridor per density.
+struct FundamentalDiagramResult : CaseResult {
+    std::vector<FundamentalPoint> points;  ///< One per density, in the order given.
+};
+
+/// Scene text of the density corridor: 60 m x 4 m, 0.25 m cells, its first
+/// 30 m (x in [2, 32]) filled at @p rho [persons/m^2] walking east at 1.34 m/s.
+std::string densityCorridorScene(double rho);
+
+/// Runs the density corridor for each of @p densities [persons/m^2] (each
+/// in 0.1..5) for 6 s. Criteria per density: the section is held within
+/// 15% of it (smallest and largest sample); mean speed within 0.2 m/s of
+/// Weidmann's; the fastest per-sample mean |v| and every vmax <= 1.34 m/s.
+FundamentalDiagramResult fundamentalDiagram(const Exec& ex, const std::vector<double>& densities);
+
+// ---- bottleneck flow -------------------------------------------------------
+
+/// Door flow of a room evacuation: exits per second between the 10% and 70%
+/// exits (exit times at the goal behind the door).
+struct DoorFlowResult : CaseResult {
+    double width = 0.0;       ///< Door width. [Units: m]
+    float cell = 0.f;         ///< Grid cell size. [Units: m]
+    int open_cells = -1;      ///< Open cells across the door (-1: not checked).
+    long long agents = 0;     ///< Agents at the start.
+    long long needed = 0;     ///< Exits to measure (70% of agents).
+    long long exited = 0;     ///< Exits when the run stopped.
+    double end_time = 0.0;    ///< When the run stopped (70% left, or 300 s). [Units: s]
+    double persons = 0.0;     ///< Flow. [Units: persons/s] (0 when not measured)
+    double specific = 0.0;    ///< persons / width. [Units: persons/(m s)]
+};
+
+/// Runs scenes/room_exit.json (1 m door, 0.25 m grid). Criteria: 70% left
+/// within 300 s; specific flow 1.0-2.0 persons/(m s).
+DoorFlowResult roomExitFlow(const Exec& ex);
+
+/// The width series.
+struct DoorSeriesResult : CaseResult {
+    std::vector<DoorFlowResult> doors;  ///< One per width, in the order given.
+};
+
+/// Scene text of a 10 m x 10 m room with 200 persons whose 0.4 m thick east
+/// wall has a door of @p width [m] (a multiple of the 0.2 m cell); the goal
+/// is the far end of a 4 m corridor behind it.
+std::string roomWithDoorScene(double width);
+
+/// Runs roomWithDoorScene for each of @p widths [m] (multiples of 0.2 m in
+/// 0.2..9.6). Criteria per width: the door is width / 0.2 open cells; 70%
+/// left within 300 s; specific flow 1.0-2.0 persons/(m s); the flow
+/// (persons/s) is larger than through the previous, narrower door.
+DoorSeriesResult doorWidthSeries(const Exec& ex, const std::vector<double>& widths);
+
+// ---- seed-003 scenes -------------------------------------------------------
+
+/// A seed-003 scene run to the end with its invariants checked every step.
+struct Seed003Result : CaseResult {
+    std::string scene;              ///< Scene name, e.g. "seed003_two_groups".
+    std::vector<GroupStats> groups; ///< Per group at the end.
+    long long spawned = 0, exited = 0;
+    int remaining = 0;              ///< Agents left when the run ended.
+    double end_time = 0.0;          ///< [Units: s]
+    float d_min = 0.f;              ///< The scene's minimum distance. [Units: m]
+    float min_distance = 0.f;       ///< Smallest distance between two agents after any step (+inf with < 2 agents). [Units: m]
+    long long blocked_hits = 0;     ///< Agent-steps in a blocked cell or outside the domain.
+    long long count_errors = 0;     ///< Steps where present + exited != spawned.
+    float rho_limit = 0.f;          ///< The scene's UIC limit. [Units: persons/m^2]
+    /// Largest UIC residual after any step: the corrected (predicted)
+    /// density exceeds rho_limit by at most this. [Units: persons/m^2]
+    float max_residual = 0.f;
+};
+
+/// Runs scenes/<name>.json to the end. Criteria: every group reaches its
+/// goal; persons conserved every step; after the separation stage no two
+/// agents closer than 0.9 d_min; no agent in an obstacle; the UIC residual
+/// <= 1e-3 rho_limit (the corrected density <= rho_limit (1 + 1e-3)).
+Seed003Result seed003Scene(const Exec& ex, const std::string& name);
+
+// ---- everything ------------------------------------------------------------
+
+/// Every case `ccrowd validate` runs.
+struct ValidationResults {
+    std::vector<CorridorResult> corridor;   ///< RiMEA 1 on 0.25 m and 0.1 m grids.
+    LCornerResult l_corner;                 ///< RiMEA 6.
+    FundamentalDiagramResult fundamental;   ///< 0.5, 1, 2, 3, 4 persons/m^2.
+    DoorFlowResult room_exit;               ///< 1 m door, scenes/room_exit.json.
+    DoorSeriesResult door_widths;           ///< 0.8, 1.0, 1.2 m doors.
+    std::vector<Seed003Result> seed003;     ///< The three seed-003 scenes.
+
+    /// Every case, in report order.
+    std::vector<const CaseResult*> cases() const;
+    /// True when every case passed (and there is at least one).
+    bool passed() const;
+};
+
+/// Called after each case with its result.
+using CaseDone = std::function<void(const CaseResult&)>;
+
+/// Runs every case on @p ex, calling @p done (may be empty) after each.
+/// Throws InputError when a bundled scene is missing or invalid.
+ValidationResults runValidation(const Exec& ex, const CaseDone& done = {});
+
+}  // namespace ccrowd::validate

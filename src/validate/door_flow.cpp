@@ -1,0 +1,136 @@
+/// @file door_flow.cpp
+/// Bottleneck flow: a crowded room empties through one door. The specific
+/// flow through a 1 m door is about 1.3 persons/(m s) in the handbooks (e.g.
+/// the SFPE Handbook's hydraulic model), Weidmann's (1993) corridor capacity
+/// is 1.22 at about 1.75 persons/m^2, and bottleneck experiments reach up to
+/// about 1.9 (e.g. Seyfried et al. 2009, Transportation Science 43(3)); the
+/// check allows 1.0-2.0 and asks that the flow grow with the door width
+/// (DESIGN.md §6). A model keeping everyone at free speed up to the density
+/// cap would give ~7 persons/(m s).
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ccrowd/scene.hpp"
+#include "cases.hpp"
+#include "stopwatch.hpp"
+
+namespace ccrowd::validate {
+
+namespace {
+
+constexpr double kSpecificMin = 1.0, kSpecificMax = 2.0;  // allowed specific flow [persons/(m s)]
+constexpr double kTimeLimit = 300.0;                      // give up after this [s]
+constexpr double kFirstShare = 0.1, kLastShare = 0.7;     // flow measured between these shares of exits
+constexpr float kSeriesCell = 0.2f;                       // cell of the width series [m]
+constexpr int kDoorColumn = 50;                           // first wall column of roomWithDoorScene (x = 10 m)
+
+/// Runs @p sim until 70% have left (or 300 s) and measures the flow between
+/// the 10% and 70% exits into @p r; adds the "70% left" criterion.
+void measureFlow(Simulation& sim, DoorFlowResult& r) {
+    const long long n = sim.agentCount();
+    const long long first = std::lround(kFirstShare * n), last = std::lround(kLastShare * n);
+    r.agents = n;
+    r.needed = last;
+    r.cell = sim.grid().h;
+    while (sim.exitedTotal() < last && sim.time() < kTimeLimit) sim.step();
+    r.exited = sim.exitedTotal();
+    r.end_time = sim.time();
+    const std::string left = std::to_string(r.exited) + " of " + std::to_string(n) + " by " + formatValue(r.end_time, 1, "s");
+    r.check("70% left within 300 s", left, ">= " + std::to_string(last), r.exited >= last);
+
+    // flow from the sorted exit times
+    std::vector<double> t;
+    for (const ExitRecord& e : sim.exits()) t.push_back(e.time);
+    std::sort(t.begin(), t.end());
+    if (static_cast<long long>(t.size()) < last || first < 1) return;
+    const double dt = t[static_cast<std::size_t>(last - 1)] - t[static_cast<std::size_t>(first - 1)];
+    r.persons = static_cast<double>(last - first) / dt;
+    r.specific = r.persons / r.width;
+}
+
+/// Adds the specific-flow criterion of @p r.
+void checkSpecific(DoorFlowResult& r, const std::string& door) {
+    r.check("specific flow" + door, formatValue(r.specific, 3, "persons/(m s)"), "1.0-2.0 persons/(m s)",
+            r.specific >= kSpecificMin && r.specific <= kSpecificMax);
+}
+
+}  // namespace
+
+DoorFlowResult roomExitFlow(const Exec& ex) {
+    const Stopwatch clock;
+    DoorFlowResult r;
+    r.title = "Door flow (1 m door)";
+    r.description = "200 persons (2.5 /m^2) leave a 10 m x 10 m room through a 1 m door on a 0.25 m grid; the flow is "
+                    "measured from the exit times between 10% and 70% evacuated.";
+    r.source = "Specific flow through a 1 m door: handbooks ~1.3, Weidmann 1993 capacity 1.22, bottleneck experiments "
+               "up to ~1.9 persons/(m s)";
+    const std::string path = bundledScene("room_exit");
+    r.scenes.push_back(SceneUse{"room_exit", path, ""});
+    r.width = 1.0;
+    Simulation sim(loadScene(path), ex);
+    measureFlow(sim, r);
+    checkSpecific(r, "");
+    r.wall_seconds = clock.seconds();
+    return r;
+}
+
+std::string roomWithDoorScene(double width) {
+    const double lo = std::floor((5.0 - 0.5 * width) / 0.2 + 1e-6) * 0.2, hi = lo + width;
+    std::ostringstream j;
+    j << R"({"format": "ccrowd-scene", "version": 1, "name": "room_door",
+      "domain": {"width": 14.4, "height": 10, "cell": 0.2},
+      "obstacles": [{"rect": {"min": [10, 0], "max": [10.4, )" << lo << R"(]}},
+                    {"rect": {"min": [10, )" << hi << R"(], "max": [10.4, 10]}}],
+      "goals": [{"name": "outside", "areas": [{"rect": {"min": [13.4, 0], "max": [14.4, 10]}}]}],
+      "groups": [{"name": "occupants", "spawn": [{"rect": {"min": [0.5, 0.5], "max": [9.5, 9.5]}}], "count": 200,
+                  "route": ["outside"]}],
+      "model": {"seed": 5}})";
+    return j.str();
+}
+
+DoorSeriesResult doorWidthSeries(const Exec& ex, const std::vector<double>& widths) {
+    const Stopwatch clock;
+    DoorSeriesResult r;
+    r.title = "Door flow against width";
+    r.description = "200 persons leave a 10 m x 10 m room through one door of each width on a 0.2 m grid (doors of "
+                    "whole cells); run until 70% have left, flow measured between 10% and 70%.";
+    r.source = "Flow grows with the door width; specific flow 1.0-2.0 persons/(m s) (DESIGN.md §6)";
+    double previous = 0.0;
+    for (double w : widths) {
+        const Stopwatch doorClock;
+        DoorFlowResult d;
+        d.title = "Door " + formatValue(w, 1) + " m";
+        d.width = w;
+        const std::string text = roomWithDoorScene(w), name = "room_door_" + formatValue(w, 1) + "m";
+        d.scenes.push_back(SceneUse{name, "", text});
+        r.scenes.push_back(d.scenes.back());
+        Simulation sim(parseScene(text, "room_door"), ex);
+
+        // the door is whole cells: w / h open cells in the wall's first column
+        const SceneGrid& g = sim.grid();
+        d.open_cells = 0;
+        for (int j = 0; j < g.ny; ++j) d.open_cells += g.blocked(kDoorColumn, j) ? 0 : 1;
+        const int expected = static_cast<int>(std::lround(w / kSeriesCell));
+        const std::string door = ", " + formatValue(w, 1) + " m door";
+        d.check("open door cells" + door, std::to_string(d.open_cells), std::to_string(expected), d.open_cells == expected);
+
+        // flow, then the criteria on it
+        measureFlow(sim, d);
+        d.criteria.back().name += door;
+        checkSpecific(d, door);
+        d.check("flow grows with width" + door, formatValue(d.persons, 3, "persons/s"),
+                "> " + formatValue(previous, 3, "persons/s") + (previous > 0 ? " (previous door)" : ""), d.persons > previous);
+        previous = d.persons;
+        d.wall_seconds = doorClock.seconds();
+        r.criteria.insert(r.criteria.end(), d.criteria.begin(), d.criteria.end());
+        r.doors.push_back(std::move(d));
+    }
+    r.wall_seconds = clock.seconds();
+    return r;
+}
+
+}  // namespace ccrowd::validate

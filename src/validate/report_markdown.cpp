@@ -1,0 +1,136 @@
+/// @file report_markdown.cpp
+/// The text of the report: terminal lines per criterion, and report.md
+/// (GitHub-flavoured Markdown: a summary, run information, the criteria
+/// table, the plots, each case with its scenes).
+
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "ccrowd/config.hpp"
+#include "report.hpp"
+
+namespace ccrowd::validate {
+
+namespace {
+
+/// A table cell: '|' escaped, line breaks as spaces.
+std::string cell(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '|') out += "\\|";
+        else if (c == '\n' || c == '\r') out += ' ';
+        else out += c;
+    }
+    return out;
+}
+
+const char* verdict(bool pass) { return pass ? "PASS" : "FAIL"; }
+
+/// Link to a scene: generated ones are written under scenes/ next to the report.
+std::string sceneLink(const SceneUse& s) {
+    if (!s.json.empty()) {
+        const std::string rel = std::string(kSceneSubdir) + "/" + s.name + ".json";
+        return "[`" + rel + "`](" + rel + ") (generated)";
+    }
+    return "`" + s.path + "`";
+}
+
+}  // namespace
+
+int exitStatus(const ValidationResults& results) { return results.passed() ? 0 : 1; }
+
+std::vector<std::string> criterionLines(const CaseResult& r) {
+    std::vector<std::string> lines;
+    for (const Criterion& c : r.criteria)
+        lines.push_back(std::string(verdict(c.pass)) + "  " + r.title + ": " + c.name + ": " + c.measured + " (allowed " +
+                        c.allowed + ")");
+    return lines;
+}
+
+std::string buildDescription() {
+    std::string compiler =
+#if defined(__clang__)
+        "Clang " __clang_version__;
+#elif defined(__GNUC__)
+        "GCC " __VERSION__;
+#else
+        "unknown compiler";
+#endif
+#if defined(__OPTIMIZE__)
+    const char* optimised = "optimised";
+#else
+    const char* optimised = "not optimised";
+#endif
+#if defined(NDEBUG)
+    const char* asserts = "assertions off";
+#else
+    const char* asserts = "assertions on";
+#endif
+    return std::string("ccrowd ") + CCROWD_VERSION + " (" + compiler + ", C++" + std::to_string(__cplusplus / 100 % 100) + ", " +
+           optimised + ", " + asserts + ", CUDA backend " + (CCROWD_HAVE_CUDA ? "built" : "not built") + ")";
+}
+
+std::string reportMarkdown(const ValidationResults& results, const ReportInfo& info) {
+    const std::vector<const CaseResult*> cases = results.cases();
+    int total = 0, failed = 0;
+    for (const CaseResult* c : cases)
+        for (const Criterion& k : c->criteria) {
+            ++total;
+            failed += k.pass ? 0 : 1;
+        }
+    std::ostringstream md;
+
+    // summary and run information
+    md << "# ccrowd validation report\n\n";
+    if (exitStatus(results) == 0) md << "**PASS**: all " << total << " criteria passed.\n\n";
+    else if (total == 0) md << "**FAIL**: no criterion was checked.\n\n";
+    else md << "**FAIL**: " << failed << " of " << total << " criteria failed.\n\n";
+    md << "| Run | |\n|---|---|\n";
+    md << "| Date | " << cell(info.date) << " |\n";
+    md << "| Build | " << cell(info.version) << " |\n";
+    md << "| Backend | " << cell(info.backend) << ", " << info.threads << (info.threads == 1 ? " thread" : " threads") << " |\n";
+    md << "| Wall time | " << formatValue(info.wall_seconds, 1, "s") << " |\n\n";
+    md << "Made by `ccrowd validate`, which exits with 0 when every criterion passes and 1 otherwise. The checks are "
+          "those of DESIGN.md §6 (RiMEA tests 1 and 6, Weidmann's fundamental diagram, bottleneck flow) and the "
+          "invariants of the seed-003 scenes; tests/test_validation.cpp asserts the same criteria.\n\n";
+
+    // every criterion
+    md << "## Criteria\n\n| Case | Criterion | Measured | Allowed | Result |\n|---|---|---|---|---|\n";
+    for (const CaseResult* c : cases)
+        for (const Criterion& k : c->criteria)
+            md << "| " << cell(c->title) << " | " << cell(k.name) << " | " << cell(k.measured) << " | " << cell(k.allowed)
+               << " | " << (k.pass ? "PASS" : "**FAIL**") << " |\n";
+
+    // plots
+    md << "\n## Plots\n\n";
+    md << "### Fundamental diagram\n\n![Mean speed against density with Weidmann's curve](" << kFundamentalDiagramPng
+       << ")\n\nMean walking speed in a corridor held at 0.5-4 persons/m^2 against Weidmann's (1993) curve; the grey "
+          "lines are the allowed +-0.2 m/s.\n\n";
+    md << "### Door flow\n\n![Flow against door width](" << kDoorFlowPng
+       << ")\n\nFlow through one door out of a crowded room against the door width; the grey lines bound the allowed "
+          "specific flow of 1.0-2.0 persons/(m s).\n\n";
+    md << "### RiMEA test 1\n\n![Walker position against time](" << kCorridorPng
+       << ")\n\nPosition of the lone walker along the 40 m corridor against time; it must arrive within the shaded "
+          "26-34 s.\n\n";
+
+    // the cases, with their sources and scenes
+    md << "## Cases\n\n";
+    for (const CaseResult* c : cases) {
+        md << "### " << c->title << ": " << verdict(c->passed()) << "\n\n" << c->description << "\n\n";
+        md << "- Criterion source: " << c->source << "\n";
+        md << "- Scenes:";
+        for (std::size_t k = 0; k < c->scenes.size(); ++k) md << (k ? ", " : " ") << sceneLink(c->scenes[k]);
+        md << "\n- Wall time: " << formatValue(c->wall_seconds, 2, "s") << "\n\n";
+    }
+
+    // every scene file once
+    md << "## Scene files\n\n";
+    std::set<std::string> seen;
+    for (const CaseResult* c : cases)
+        for (const SceneUse& s : c->scenes)
+            if (seen.insert(s.json.empty() ? s.path : s.name).second) md << "- " << sceneLink(s) << "\n";
+    return md.str();
+}
+
+}  // namespace ccrowd::validate

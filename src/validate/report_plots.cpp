@@ -1,0 +1,114 @@
+/// @file report_plots.cpp
+/// The report's plots, on linear axes (plot/lineplot.hpp): the fundamental
+/// diagram against Weidmann's curve, the door flow against the door width
+/// with the allowed band, and RiMEA 1's walker position against time with
+/// the allowed arrival window.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "../plot/lineplot.hpp"
+#include "report.hpp"
+
+namespace ccrowd::validate {
+
+namespace {
+
+const plot::Rgb kTolerance{170, 170, 170};  // allowed-range lines
+
+plot::LinePlot newPlot(const std::string& title, const std::string& x, const std::string& y) {
+    plot::LinePlot p;
+    p.title = title;
+    p.x_label = x;
+    p.y_label = y;
+    p.width = kPlotWidth;
+    p.height = kPlotHeight;
+    return p;
+}
+
+/// Mean speed against mean density, with Weidmann's curve and its +-0.2 m/s band.
+void fundamentalDiagramPlot(const std::string& path, const FundamentalDiagramResult& fd) {
+    plot::LinePlot p = newPlot("Fundamental diagram: corridor held at a density", "density [persons/m^2]", "mean speed [m/s]");
+    // Weidmann's curve up to its jam density 5.4 persons/m^2, and the allowed band around it
+    plot::Series curve{"Weidmann 1993", plot::paletteColor(0), plot::Marker::None, true, {}};
+    plot::Series hi{"Weidmann +- 0.2 m/s (allowed)", kTolerance, plot::Marker::None, true, {}};
+    plot::Series lo{"", kTolerance, plot::Marker::None, true, {}};
+    for (int k = 1; k <= 108; ++k) {
+        const double rho = 0.05 * k, v = weidmannSpeed(rho);
+        curve.points.emplace_back(rho, v);
+        hi.points.emplace_back(rho, v + 0.2);
+        lo.points.emplace_back(rho, std::max(v - 0.2, 0.0));
+    }
+    // the measured points at their measured mean density
+    plot::Series measured{"measured (mean v_x, section x 12-22 m)", plot::paletteColor(3), plot::Marker::Circle, false, {}};
+    for (const FundamentalPoint& m : fd.points) measured.points.emplace_back(m.density, m.speed);
+    p.series = {hi, lo, curve, measured};
+    plot::LinearAxes axes;
+    axes.x_min = 0.0;
+    axes.y_min = 0.0;
+    plot::writeLinearPlot(path, p, axes);
+}
+
+/// Flow (persons/s) against door width, with the band 1.0-2.0 persons/(m s) x width.
+void doorFlowPlot(const std::string& path, const DoorSeriesResult& series, const DoorFlowResult& roomExit) {
+    plot::LinePlot p = newPlot("Door flow against door width", "door width [m]", "flow [persons/s]");
+    double wmax = 1.4;
+    for (const DoorFlowResult& d : series.doors) wmax = std::max(wmax, d.width + 0.2);
+    plot::Series hi{"allowed: 1.0-2.0 persons/(m s) x width", kTolerance, plot::Marker::None, true,
+                    {{0.0, 0.0}, {wmax, 2.0 * wmax}}};
+    plot::Series lo{"", kTolerance, plot::Marker::None, true, {{0.0, 0.0}, {wmax, 1.0 * wmax}}};
+    plot::Series measured{"room 10 m x 10 m, 0.2 m grid", plot::paletteColor(0), plot::Marker::Circle, true, {}};
+    for (const DoorFlowResult& d : series.doors) measured.points.emplace_back(d.width, d.persons);
+    plot::Series shipped{"scenes/room_exit.json, 0.25 m grid", plot::paletteColor(1), plot::Marker::Diamond, false,
+                         {{roomExit.width, roomExit.persons}}};
+    p.series = {hi, lo, measured, shipped};
+    plot::LinearAxes axes;
+    axes.x_min = 0.0;
+    axes.x_max = wmax;
+    axes.y_min = 0.0;
+    plot::writeLinearPlot(path, p, axes);
+}
+
+/// The walker's position along the corridor against time, with the 26-34 s window.
+void corridorPlot(const std::string& path, const std::vector<CorridorResult>& runs) {
+    plot::LinePlot p = newPlot("RiMEA test 1: one walker along a 40 m corridor", "time [s]", "position x [m]");
+    // time axis: 0-40 s, longer when a walker took longer
+    double tmax = 40.0;
+    for (const CorridorResult& r : runs)
+        if (!r.track.empty()) tmax = std::max(tmax, 5.0 * std::ceil(r.track.back().first / 5.0));
+    plot::Series goal{"goal (far end, x >= 39.5 m)", kTolerance, plot::Marker::None, true, {{0.0, 39.5}, {tmax, 39.5}}};
+    p.series.push_back(goal);
+    // one sample a second (and the last): the runs overlap, so each gets its own marker
+    const plot::Marker markers[] = {plot::Marker::Circle, plot::Marker::Cross, plot::Marker::Square, plot::Marker::Triangle};
+    int k = 0;
+    for (const CorridorResult& r : runs) {
+        plot::Series s{"h = " + formatValue(r.cell, 2) + " m: arrives at " + formatValue(r.crossing_time, 2, "s"),
+                       plot::paletteColor(k), markers[k % 4], true, {}};
+        double next = 0.0;
+        for (std::size_t i = 0; i < r.track.size(); ++i)
+            if (r.track[i].first >= next - 1e-9 || i + 1 == r.track.size()) {
+                s.points.push_back(r.track[i]);
+                next = std::floor(r.track[i].first + 1e-9) + 1.0;
+            }
+        p.series.push_back(std::move(s));
+        ++k;
+    }
+    plot::LinearAxes axes;
+    axes.x_min = 0.0;
+    axes.x_max = tmax;
+    axes.y_min = 0.0;
+    axes.y_max = 45.0;  // room above the goal line for the band label
+    axes.x_bands.push_back(plot::XBand{26.0, 34.0, "allowed arrival: 26-34 s", plot::XBand{}.color});
+    plot::writeLinearPlot(path, p, axes);
+}
+
+}  // namespace
+
+void writeReportPlots(const std::string& dir, const ValidationResults& results) {
+    fundamentalDiagramPlot(dir + "/" + kFundamentalDiagramPng, results.fundamental);
+    doorFlowPlot(dir + "/" + kDoorFlowPng, results.door_widths, results.room_exit);
+    corridorPlot(dir + "/" + kCorridorPng, results.corridor);
+}
+
+}  // namespace ccrowd::validate

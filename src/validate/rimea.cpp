@@ -1,0 +1,108 @@
+/// @file rimea.cpp
+/// RiMEA tests 1 and 6 (RiMEA e.V., "Guideline for Microscopic Evacuation
+/// Analysis", test 1 "maintaining the set walking speed in a corridor" and
+/// test 6 "movement around a corner"), on the shipped scenes.
+
+#include <cmath>
+#include <string>
+
+#include "ccrowd/scene.hpp"
+#include "cases.hpp"
+#include "stopwatch.hpp"
+
+namespace ccrowd::validate {
+
+namespace {
+
+constexpr float kWalkerSpeed = 1.33f;          // RiMEA 1's walking speed [m/s]
+constexpr double kCrossingMin = 26.0, kCrossingMax = 34.0;  // RiMEA 1's travel time window [s]
+constexpr int kCornerAgents = 20;              // RiMEA 6's persons
+
+}  // namespace
+
+CorridorResult corridorCrossing(const Exec& ex, float cell) {
+    const Stopwatch clock;
+    CorridorResult r;
+    r.title = "RiMEA test 1 (h = " + formatValue(cell, 2) + " m)";
+    r.description = "One walker with a free speed of 1.33 m/s walks the length of a 2 m x 40 m corridor on a " +
+                    formatValue(cell, 2) + " m grid; measured: its exit time at the far end.";
+    r.source = "RiMEA guideline, test 1 (travel time 26-34 s)";
+    const std::string path = bundledScene("corridor");
+    r.scenes.push_back(SceneUse{"corridor", path, ""});
+    r.cell = cell;
+
+    // the shipped scene on the requested grid
+    Scene scene = loadScene(path);
+    scene.cell = cell;
+    Simulation sim(std::move(scene), ex);
+    r.agents = sim.agentCount();
+    const AgentSnapshot first = sim.agents();
+    if (first.size() > 0) {
+        r.walker_speed = first.vmax[0];
+        r.track.emplace_back(0.0, first.x[0]);
+    }
+
+    // walk to the end, recording the walker's position
+    while (!sim.finished()) {
+        sim.step();
+        const AgentSnapshot a = sim.agents();
+        if (a.size() == 1) r.track.emplace_back(sim.time(), a.x[0]);
+    }
+    r.crossing_time = sim.exits().size() == 1 ? sim.exits()[0].time : -1.0;
+
+    const std::string walkers = std::to_string(r.agents) + (r.agents == 1 ? " walker" : " walkers");
+    r.check("one walker of free speed 1.33 m/s", walkers + " at " + formatValue(r.walker_speed, 3, "m/s"),
+            "1 walker at 1.330 m/s", r.agents == 1 && std::fabs(r.walker_speed - kWalkerSpeed) <= 1e-6f);
+    r.check("crossing time", r.crossing_time < 0 ? "never arrived" : formatValue(r.crossing_time, 2, "s"), "26-34 s",
+            r.crossing_time >= kCrossingMin && r.crossing_time <= kCrossingMax);
+    r.wall_seconds = clock.seconds();
+    return r;
+}
+
+LCornerResult lCorner(const Exec& ex) {
+    const Stopwatch clock;
+    LCornerResult r;
+    r.title = "RiMEA test 6 (L corner)";
+    r.description = "20 persons walk along a 2 m wide corridor that turns left after 12 m; every agent is checked "
+                    "after every step against the walls and the outline of the L.";
+    r.source = "RiMEA guideline, test 6 (nobody crosses the walls of the corner)";
+    const std::string path = bundledScene("l_corner");
+    r.scenes.push_back(SceneUse{"l_corner", path, ""});
+
+    Simulation sim(loadScene(path), ex);
+    r.agents = sim.agentCount();
+    const SceneGrid& g = sim.grid();
+    while (!sim.finished()) {
+        sim.step();
+        const AgentSnapshot a = sim.agents();
+        for (int k = 0; k < a.size(); ++k) {
+            // never in a wall cell, never outside the L (first arm y <= 2 m, second arm x >= 10 m)
+            int i = 0, j = 0;
+            g.cellOf(a.x[k], a.y[k], i, j);
+            const bool inWall = g.blocked(i, j) != 0, outside = !(a.y[k] <= 2.f || a.x[k] >= 10.f);
+            if (inWall || outside) {
+                if (r.violations == 0)
+                    r.first_violation = "agent " + std::to_string(a.id[k]) + " at (" + formatValue(a.x[k], 2) + ", " +
+                                        formatValue(a.y[k], 2) + ") m" + (inWall ? " in a wall cell" : " outside the L") +
+                                        " at t = " + formatValue(sim.time(), 2, "s");
+                ++r.violations;
+            }
+            r.turned = r.turned || a.y[k] > 4.f;
+        }
+    }
+    r.exited = sim.exitedTotal();
+    r.remaining = sim.agentCount();
+    r.last_exit = sim.groupStats().empty() ? -1.0 : sim.groupStats()[0].last_exit;
+
+    r.check("persons", std::to_string(r.agents), "20", r.agents == kCornerAgents);
+    const std::string violations = std::to_string(r.violations) + (r.violations ? " (first: " + r.first_violation + ")" : "");
+    r.check("agent-steps in a wall or outside the L", violations, "0", r.violations == 0);
+    r.check("walkers turned the corner (y > 4 m)", r.turned ? "yes" : "no", "yes", r.turned);
+    const std::string arrived =
+        std::to_string(r.exited) + " of " + std::to_string(r.agents) + ", last at " + formatValue(r.last_exit, 2, "s");
+    r.check("arrived", arrived, "all 20, none left inside", r.exited == kCornerAgents && r.remaining == 0);
+    r.wall_seconds = clock.seconds();
+    return r;
+}
+
+}  // namespace ccrowd::validate

@@ -1,0 +1,56 @@
+/// @file run_validation.cpp
+/// Every case of `ccrowd validate`, in report order.
+
+#include "ccrowd/scene.hpp"
+#include "cases.hpp"
+
+namespace ccrowd::validate {
+
+std::vector<const CaseResult*> ValidationResults::cases() const {
+    std::vector<const CaseResult*> all;
+    for (const CorridorResult& c : corridor) all.push_back(&c);
+    all.push_back(&l_corner);
+    all.push_back(&fundamental);
+    all.push_back(&room_exit);
+    all.push_back(&door_widths);
+    for (const Seed003Result& s : seed003) all.push_back(&s);
+    return all;
+}
+
+bool ValidationResults::passed() const {
+    const std::vector<const CaseResult*> all = cases();
+    if (all.empty()) return false;
+    for (const CaseResult* c : all)
+        if (!c->passed()) return false;
+    return true;
+}
+
+ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
+    // every bundled scene loads before the first run: a broken install fails fast
+    for (const std::string& name : bundledSceneNames()) (void)loadScene(bundledScene(name));
+
+    ValidationResults v;
+    auto report = [&](const CaseResult& r) {
+        if (done) done(r);
+    };
+    // RiMEA 1 on the shipped grid and on a 0.1 m grid (one person splats up to 100 persons/m^2 into a cell there)
+    for (float h : {0.25f, 0.1f}) {
+        v.corridor.push_back(corridorCrossing(ex, h));
+        report(v.corridor.back());
+    }
+    v.l_corner = lCorner(ex);
+    report(v.l_corner);
+    v.fundamental = fundamentalDiagram(ex, {0.5, 1.0, 2.0, 3.0, 4.0});
+    report(v.fundamental);
+    v.room_exit = roomExitFlow(ex);
+    report(v.room_exit);
+    v.door_widths = doorWidthSeries(ex, {0.8, 1.0, 1.2});
+    report(v.door_widths);
+    for (const char* name : {"seed003_single_goal", "seed003_two_groups", "seed003_four_groups"}) {
+        v.seed003.push_back(seed003Scene(ex, name));
+        report(v.seed003.back());
+    }
+    return v;
+}
+
+}  // namespace ccrowd::validate

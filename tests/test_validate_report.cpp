@@ -1,0 +1,202 @@
+/// @file test_validate_report.cpp
+/// The plumbing of `ccrowd validate` without running a case: the report
+/// written from hand-made results (a failing criterion gives a FAIL row and
+/// exit status 1; the plots decode at their size; generated scenes are
+/// written and parse), the terminal lines, and the checks of the report
+/// directory.
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "temp_dir.hpp"
+
+#include "ccrowd/error.hpp"
+#include "ccrowd/scene.hpp"
+#include "src/validate/report.hpp"
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#endif
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#include <stb/stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+namespace ccrowd::test {
+namespace {
+
+namespace fs = std::filesystem;
+using validate::Criterion;
+
+class ValidateReport : public TempDirTest {};
+
+/// Results as the cases would return them, every criterion passing.
+validate::ValidationResults handMadeResults() {
+    validate::ValidationResults v;
+    for (float h : {0.25f, 0.1f}) {
+        validate::CorridorResult c;
+        c.title = "RiMEA test 1 (h = " + validate::formatValue(h, 2) + " m)";
+        c.cell = h;
+        c.crossing_time = 29.0;
+        for (int k = 0; k <= 290; ++k) c.track.emplace_back(0.1 * k, 0.75 + 1.33 * 0.1 * k);
+        c.scenes.push_back({"corridor", "/somewhere/scenes/corridor.json", ""});
+        c.check("crossing time", "29.00 s", "26-34 s", true);
+        v.corridor.push_back(c);
+    }
+    v.l_corner.title = "RiMEA test 6 (L corner)";
+    v.l_corner.check("agent-steps in a wall or outside the L", "0", "0", true);
+    v.fundamental.title = "Fundamental diagram";
+    for (double rho : {0.5, 2.0, 4.0}) {
+        validate::FundamentalPoint m;
+        m.target = m.density = rho;
+        m.speed = validate::weidmannSpeed(rho);
+        v.fundamental.points.push_back(m);
+        v.fundamental.check("mean speed at " + validate::formatValue(rho, 1), validate::formatValue(m.speed, 3, "m/s"), "+-0.2",
+                            true);
+    }
+    v.fundamental.scenes.push_back({"density_corridor_rho0.5", "", validate::densityCorridorScene(0.5)});
+    v.room_exit.title = "Door flow (1 m door)";
+    v.room_exit.width = 1.0;
+    v.room_exit.persons = v.room_exit.specific = 1.7;
+    v.room_exit.check("specific flow", "1.700 persons/(m s)", "1.0-2.0 persons/(m s)", true);
+    v.door_widths.title = "Door flow against width";
+    for (double w : {0.8, 1.0, 1.2}) {
+        validate::DoorFlowResult d;
+        d.width = w;
+        d.persons = 1.8 * w;
+        v.door_widths.doors.push_back(d);
+    }
+    v.door_widths.check("flow grows with width", "2.160 persons/s", "> 1.800 persons/s", true);
+    validate::Seed003Result s;
+    s.title = "Seed 003: two_groups";
+    s.check("smallest pair distance after separation", "0.380 m", ">= 0.360 m (0.9 d_min)", true);
+    v.seed003.push_back(s);
+    return v;
+}
+
+validate::ReportInfo info() {
+    validate::ReportInfo i;
+    i.date = "2025-01-31 14:05 UTC";
+    i.version = "ccrowd test build";
+    i.backend = "cpu";
+    i.threads = 1;
+    i.wall_seconds = 12.5;
+    return i;
+}
+
+std::string readText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+TEST_F(ValidateReport, AllPassingGivesExitStatusZeroAndAPassSummary) {
+    const validate::ValidationResults v = handMadeResults();
+    EXPECT_TRUE(v.passed());
+    EXPECT_EQ(validate::exitStatus(v), 0);
+    const std::string md = validate::reportMarkdown(v, info());
+    EXPECT_NE(md.find("**PASS**: all 9 criteria passed."), std::string::npos) << md;
+    EXPECT_EQ(md.find("FAIL"), std::string::npos);
+    // run information and the scenes used
+    for (const char* s : {"2025-01-31 14:05 UTC", "ccrowd test build", "| Backend | cpu, 1 thread |",
+                          "`/somewhere/scenes/corridor.json`",
+                          "[`scenes/density_corridor_rho0.5.json`](scenes/density_corridor_rho0.5.json)"})
+        EXPECT_NE(md.find(s), std::string::npos) << s;
+}
+
+TEST_F(ValidateReport, OneFailingCriterionGivesAFailRowAndExitStatusOne) {
+    validate::ValidationResults v = handMadeResults();
+    v.room_exit.check("specific flow | bad", "7.000 persons/(m s)", "1.0-2.0 persons/(m s)", false);
+    EXPECT_FALSE(v.room_exit.passed());
+    EXPECT_EQ(validate::exitStatus(v), 1);
+    const std::string md = validate::reportMarkdown(v, info());
+    EXPECT_NE(md.find("**FAIL**: 1 of 10 criteria failed."), std::string::npos) << md;
+    // the row: case, criterion ('|' escaped), measured, allowed, verdict
+    const std::string row =
+        "| Door flow (1 m door) | specific flow \\| bad | 7.000 persons/(m s) | 1.0-2.0 persons/(m s) | **FAIL** |";
+    EXPECT_NE(md.find(row), std::string::npos) << md;
+    EXPECT_NE(md.find("### Door flow (1 m door): FAIL"), std::string::npos);
+    // and the terminal lines
+    const std::vector<std::string> lines = validate::criterionLines(v.room_exit);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0], "PASS  Door flow (1 m door): specific flow: 1.700 persons/(m s) (allowed 1.0-2.0 persons/(m s))");
+    EXPECT_EQ(lines[1].rfind("FAIL  Door flow (1 m door): specific flow | bad: 7.000", 0), 0u) << lines[1];
+}
+
+TEST_F(ValidateReport, NothingCheckedIsAFailure) {
+    const validate::ValidationResults empty;
+    EXPECT_EQ(validate::exitStatus(empty), 1);
+    EXPECT_NE(validate::reportMarkdown(empty, info()).find("**FAIL**: no criterion was checked."), std::string::npos);
+}
+
+TEST_F(ValidateReport, WritesReportPlotsAndGeneratedScenes) {
+    const std::string dir = path("report");
+    validate::prepareReportDir(dir, false);
+    validate::writeReport(dir, handMadeResults(), info());
+    // report.md embeds every plot, and each decodes at the plot size
+    const std::string md = readText(dir + "/report.md");
+    for (const char* png : {validate::kFundamentalDiagramPng, validate::kDoorFlowPng, validate::kCorridorPng}) {
+        EXPECT_NE(md.find(std::string("](") + png + ")"), std::string::npos) << png;
+        const std::string file = dir + "/" + png;
+        int w = 0, h = 0, comp = 0;
+        std::unique_ptr<unsigned char, void (*)(void*)> px(stbi_load(file.c_str(), &w, &h, &comp, 3), stbi_image_free);
+        ASSERT_TRUE(px) << file << ": " << stbi_failure_reason();
+        EXPECT_EQ(w, validate::kPlotWidth) << png;
+        EXPECT_EQ(h, validate::kPlotHeight) << png;
+    }
+    // the generated scene is there and is a valid scene
+    const std::string scene = dir + "/scenes/density_corridor_rho0.5.json";
+    ASSERT_TRUE(fs::exists(scene));
+    EXPECT_NO_THROW(loadScene(scene));
+    // nothing half-written is left
+    for (const auto& e : fs::recursive_directory_iterator(dir)) EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+}
+
+TEST_F(ValidateReport, ReportDirIsCreatedAndAnExistingReportIsKeptWithoutForce) {
+    const std::string dir = path("a/b/report");
+    validate::prepareReportDir(dir, false);
+    EXPECT_TRUE(fs::is_directory(dir));
+    write("a/b/report/report.md", "earlier report");
+    try {
+        validate::prepareReportDir(dir, false);
+        ADD_FAILURE() << "an existing report.md was accepted";
+    } catch (const InputError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("--out"), std::string::npos) << m;
+        EXPECT_NE(m.find(dir + "/report.md"), std::string::npos) << m;
+        EXPECT_NE(m.find("--force"), std::string::npos) << m;
+    }
+    EXPECT_NO_THROW(validate::prepareReportDir(dir, true));
+    EXPECT_EQ(readText(dir + "/report.md"), "earlier report");  // checking never touches it
+}
+
+TEST_F(ValidateReport, UnusableReportDirNamesThePath) {
+    const std::string file = write("plain-file", "x");
+    for (const std::string& dir : {file, file + "/sub"}) {
+        try {
+            validate::prepareReportDir(dir, false);
+            ADD_FAILURE() << "accepted " << dir;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("'" + dir + "'"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("--out"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_THROW(validate::prepareReportDir("", false), InputError);
+}
+
+}  // namespace
+}  // namespace ccrowd::test
