@@ -110,6 +110,28 @@ TEST(LineCounterTest, CountsCrossingsPerDirectionAndGroup) {
     EXPECT_THROW(observe(c, 2.0, scripted(0)), Error);
 }
 
+TEST(LineCounterTest, AgentsThatLeftAreForgottenAndTheirSlotsReused) {
+    // 3000 agents seen once, then gone (their slots are freed), then back on
+    // the other side: a return is a new start, never a crossing; agent 4000,
+    // present all along, crosses once
+    measure::LineCounter c({door()}, {"a"}, 1.0);
+    Obs crowd;
+    for (int i = 0; i < 3000; ++i) crowd.add(i, 0, 4.5, 1.0);
+    crowd.add(4000, 0, 4.8, 1.0);
+    observe(c, 0.0, crowd);
+    Obs few;
+    for (int i = 5000; i < 5010; ++i) few.add(i, 0, 1.0, 1.0);
+    few.add(4000, 0, 4.9, 1.0);
+    observe(c, 0.1, few);
+    Obs back;
+    for (int i = 0; i < 3000; ++i) back.add(i, 0, 5.5, 1.0);
+    back.add(4000, 0, 5.1, 1.0);
+    observe(c, 0.2, back);
+    c.finish(1.0);
+    EXPECT_EQ(c.totalForward(0), 1);
+    EXPECT_EQ(c.totalBackward(0), 0);
+}
+
 TEST(LineCounterTest, CsvHasUnitsAndOneRowPerLineAndGroup) {
     measure::LineCounter c({door(), LineSpec{"gate, north", {0.f, 0.f}, {4.f, 0.f}}}, {"red"}, 2.0);
     Obs a, b;
@@ -143,10 +165,12 @@ TEST(LineCounterTest, EmptyIntervalsAreReportedAndPeakUsesFullIntervals) {
     EXPECT_DOUBLE_EQ(c.peakFlow(0), 1.0);
 }
 
-TEST(LineCounterTest, ResultsDoNotDependOnAgentOrder) {
-    // 300 agents random-walking around two crossing lines; the same walk fed in shuffled order.
+TEST(LineCounterTest, ResultsDoNotDependOnAgentOrderNorOnIdValues) {
+    // 300 agents random-walking around two crossing lines; the same walk fed
+    // in shuffled order, and with ids far from 0..n (negative and huge ids
+    // are hashed, small ones kept in a table)
     const std::vector<LineSpec> lines = {door(), LineSpec{"diag", {3.f, -1.f}, {7.f, 3.f}}};
-    auto run = [&](bool shuffle, long long& crossings) {
+    auto run = [&](bool shuffle, long long& crossings, bool farIds = false) {
         measure::LineCounter c(lines, {"a", "b", "c"}, 0.5);
         std::mt19937 walk(7), order(11);
         std::vector<double> x(300), y(300);
@@ -157,7 +181,7 @@ TEST(LineCounterTest, ResultsDoNotDependOnAgentOrder) {
             for (int i = 0; i < 300; ++i) idx[i] = i;
             if (shuffle) std::shuffle(idx.begin(), idx.end(), order);
             Obs o;
-            for (int i : idx) o.add(i, i % 3, x[i], y[i]);
+            for (int i : idx) o.add(farIds ? (i % 2 ? -1 - i : 2000000000 - i) : i, i % 3, x[i], y[i]);
             observe(c, k * 0.05, o);
             for (int i = 0; i < 300; ++i) x[i] += step(walk), y[i] += step(walk);
         }
@@ -166,10 +190,12 @@ TEST(LineCounterTest, ResultsDoNotDependOnAgentOrder) {
         for (int l = 0; l < 2; ++l) crossings += c.totalForward(l) + c.totalBackward(l);
         return c.csv();
     };
-    long long n1 = 0, n2 = 0;
-    const std::string a = run(false, n1), b = run(true, n2);
+    long long n1 = 0, n2 = 0, n3 = 0;
+    const std::string a = run(false, n1), b = run(true, n2), far = run(true, n3, true);
     EXPECT_EQ(a, b);
     EXPECT_EQ(n1, n2);
+    EXPECT_EQ(a, far);
+    EXPECT_EQ(n1, n3);
     // The walk does cross the lines, many times.
     EXPECT_GT(n1, 50);
 }

@@ -106,6 +106,16 @@ void LineCounter::advanceTo(long long k) {
     }
 }
 
+int& LineCounter::slotRef(int id) {
+    // small non-negative ids (the simulation's) in a table, others hashed
+    if (id >= 0 && id < kDenseIds) {
+        const std::size_t k = static_cast<std::size_t>(id);
+        if (k >= denseSlot_.size()) denseSlot_.resize(std::max(k + 1, 2 * denseSlot_.size()), -1);
+        return denseSlot_[k];
+    }
+    return slotOf_.try_emplace(id, -1).first->second;
+}
+
 int LineCounter::observe(double time, int n, const int* id, const int* group, const float* x, const float* y) {
     // Arguments: order in time, sizes.
     if (finished_) throw Error("line counter: observe() after finish()");
@@ -128,18 +138,20 @@ int LineCounter::observe(double time, int n, const int* id, const int* group, co
         if (hasGroups && (g < 0 || g >= static_cast<int>(groups_.size())))
             throw Error("line counter: agent id " + std::to_string(id[k]) + " has group " + std::to_string(g) +
                         " (allowed: 0.." + std::to_string(groups_.size() - 1) + ")");
-        auto [it, fresh] = slotOf_.try_emplace(id[k], -1);
+        int& slot = slotRef(id[k]);
+        const bool fresh = slot < 0;
         if (fresh) {
+            ++assigned_;
             if (!freeSlots_.empty()) {
-                it->second = freeSlots_.back();
+                slot = freeSlots_.back();
                 freeSlots_.pop_back();
             } else {
-                it->second = static_cast<int>(px_.size());
+                slot = static_cast<int>(px_.size());
                 px_.push_back(0.f), py_.push_back(0.f), seen_.push_back(0);
                 side_.resize(side_.size() + L, 0);
             }
         }
-        const int s = it->second;
+        const int s = slot;
         if (!fresh && seen_[s] == stamp_)
             throw Error("line counter: agent id " + std::to_string(id[k]) + " appears twice at t = " + num(time) + " s");
         // An id missing from the previous observation starts afresh too.
@@ -166,11 +178,19 @@ int LineCounter::observe(double time, int n, const int* id, const int* group, co
         seen_[s] = stamp_;
     }
     // Forget agents that left, once they are many (slots are reused).
-    if (slotOf_.size() > 2 * static_cast<std::size_t>(n) + 1024) {
+    if (assigned_ > 2 * static_cast<std::size_t>(n) + 1024) {
+        for (int& slot : denseSlot_) {
+            if (slot >= 0 && seen_[static_cast<std::size_t>(slot)] != stamp_) {
+                freeSlots_.push_back(slot);
+                slot = -1;
+                --assigned_;
+            }
+        }
         for (auto it = slotOf_.begin(); it != slotOf_.end();) {
-            if (seen_[it->second] != stamp_) {
+            if (seen_[static_cast<std::size_t>(it->second)] != stamp_) {
                 freeSlots_.push_back(it->second);
                 it = slotOf_.erase(it);
+                --assigned_;
             } else {
                 ++it;
             }

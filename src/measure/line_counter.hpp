@@ -111,7 +111,12 @@ private:
     std::vector<long long> counts_;  ///< [line][group slot: 0 = all, 1 + g][forward, backward]
 
     // Per-agent state in slots: previous position, last strict side per line.
-    std::unordered_map<int, int> slotOf_;
+    /// Slot of agent @p id, -1 when it has none (a reference to fill in).
+    int& slotRef(int id);
+    static constexpr int kDenseIds = 1 << 24;  ///< Ids below: slot table; others: hashed.
+    std::vector<int> denseSlot_;               ///< [id] -> slot or -1, for ids < kDenseIds.
+    std::unordered_map<int, int> slotOf_;      ///< Other ids -> slot.
+    std::size_t assigned_ = 0;                 ///< Ids holding a slot.
     std::vector<float> px_, py_;
     std::vector<long long> seen_;  ///< Observation stamp of the slot's last update.
     std::vector<signed char> side_; ///< [slot][line]: -1, +1, or 0 (not yet strictly on a side)
