@@ -24,4 +24,8 @@ void addBenchCommand(CLI::App& app, Commands& commands);
 /// `ccrowd validate [--out DIR] ...`
 void addValidateCommand(CLI::App& app, Commands& commands);
 
+/// `ccrowd render [SCENE] ...` and `ccrowd view [SCENE] ...` (exit 2 naming
+/// the packages to install in builds without the viewer).
+void addViewerCommands(CLI::App& app, Commands& commands);
+
 }  // namespace ccrowd::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     ccrowd::cli::addRunCommand(app, commands);
     ccrowd::cli::addBenchCommand(app, commands);
     ccrowd::cli::addValidateCommand(app, commands);
+    ccrowd::cli::addViewerCommands(app, commands);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
