@@ -217,6 +217,12 @@ TEST_F(RenderTest, BadFieldIsAnInputError) {
     EXPECT_NE(r.out.find("--field"), std::string::npos) << r.out;
 }
 
+TEST_F(RenderTest, ViewOpensRunsAndClosesItsWindow) {
+    const Result r = ccrowdXvfb("view " + scene_ + " --max-frames 20 --overlay potential --colour speed");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("view: 20 frames"), std::string::npos) << r.out;
+}
+
 TEST(RenderCommand, NoDisplayIsAClearErrorOrNamesThePackages) {
     const Result r = shell("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(CCROWD_EXE) +
                            " render --frames 1 --quiet --out " + (fs::temp_directory_path() / "ccrowd-no-display").string());

@@ -3,7 +3,11 @@
 /// in builds without the viewer (CCROWD_HAVE_VIEWER 0) they exit 2 and name
 /// the Debian packages to install.
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -66,6 +70,16 @@ std::string parseSize(const std::string& text, int& w, int& h) {
 }
 
 }  // namespace
+
+void passiveOpenMpForViewer(int argc, char** argv) {
+    if (argc < 2 || std::getenv("OMP_WAIT_POLICY")) return;
+    bool viewer = false;
+    for (int k = 1; k < argc && !viewer; ++k) viewer = !std::strcmp(argv[k], "view") || !std::strcmp(argv[k], "render");
+    if (!viewer) return;
+    // libgomp reads the policy once, at start-up: restart with it set
+    ::setenv("OMP_WAIT_POLICY", "passive", 1);
+    ::execv("/proc/self/exe", argv);  // returns only on failure: then carry on as we are
+}
 
 void addViewerCommands(CLI::App& app, Commands& commands) {
     // ccrowd render

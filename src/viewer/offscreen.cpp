@@ -33,19 +33,23 @@ void Offscreen::bind() const {
     glViewport(0, 0, w_, h_);
 }
 
-plot::Canvas Offscreen::read() const {
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+plot::Canvas readFramebuffer(int width, int height) {
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    std::vector<std::uint8_t> px(3 * static_cast<std::size_t>(w_) * h_);
-    glReadPixels(0, 0, w_, h_, GL_RGB, GL_UNSIGNED_BYTE, px.data());
-    checkGl("glReadPixels of the offscreen framebuffer");
-    plot::Canvas c(w_, h_);
+    std::vector<std::uint8_t> px(3 * static_cast<std::size_t>(width) * height);
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, px.data());
+    checkGl("glReadPixels");
+    plot::Canvas c(width, height);
     // GL rows start at the bottom, the canvas' at the top
-    for (int y = 0; y < h_; ++y) {
-        const std::uint8_t* row = px.data() + 3 * static_cast<std::size_t>(h_ - 1 - y) * w_;
-        for (int x = 0; x < w_; ++x) c.set(x, y, plot::Rgb{row[3 * x], row[3 * x + 1], row[3 * x + 2]});
+    for (int y = 0; y < height; ++y) {
+        const std::uint8_t* row = px.data() + 3 * static_cast<std::size_t>(height - 1 - y) * width;
+        for (int x = 0; x < width; ++x) c.set(x, y, plot::Rgb{row[3 * x], row[3 * x + 1], row[3 * x + 2]});
     }
     return c;
+}
+
+plot::Canvas Offscreen::read() const {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+    return readFramebuffer(w_, h_);
 }
 
 }  // namespace ccrowd::viewer

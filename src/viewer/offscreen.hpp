@@ -7,6 +7,10 @@
 
 namespace ccrowd::viewer {
 
+/// Reads @p width x @p height pixels of the bound read framebuffer into a
+/// canvas (rows flipped: the canvas' row 0 is the top).
+plot::Canvas readFramebuffer(int width, int height);
+
 class Offscreen {
 public:
     /// @param width,height [Units: px] [Limit: 1..GL_MAX_RENDERBUFFER_SIZE]
