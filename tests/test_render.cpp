@@ -223,6 +223,18 @@ TEST_F(RenderTest, ViewOpensRunsAndClosesItsWindow) {
     EXPECT_NE(r.out.find("view: 20 frames"), std::string::npos) << r.out;
 }
 
+TEST_F(RenderTest, BenchmarkDrawsEveryAgentInOneCall) {
+    const Result r = ccrowdXvfb("render --bench-agents 1000,20000 --size 256x256");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("agents,frames,upload_ms,draw_ms,frame_ms,draw_calls"), std::string::npos) << r.out;
+    for (const char* n : {"\n1000,", "\n20000,"}) {
+        const std::size_t at = r.out.find(n);
+        ASSERT_NE(at, std::string::npos) << r.out;
+        const std::string row = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+        EXPECT_NE(row.find(",1,\""), std::string::npos) << "one draw call: " << row;
+    }
+}
+
 TEST(RenderCommand, NoDisplayIsAClearErrorOrNamesThePackages) {
     const Result r = shell("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(CCROWD_EXE) +
                            " render --frames 1 --quiet --out " + (fs::temp_directory_path() / "ccrowd-no-display").string());

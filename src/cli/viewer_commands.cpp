@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,9 +15,11 @@
 #include <string>
 
 #include "ccrowd/config.hpp"
+#include "ccrowd/error.hpp"
 #include "cli/commands.hpp"
 #include "viewer/options.hpp"
 #if CCROWD_HAVE_VIEWER
+#include "viewer/render_bench.hpp"
 #include "viewer/viewer.hpp"
 #endif
 
@@ -90,12 +93,21 @@ void addViewerCommands(CLI::App& app, Commands& commands) {
     addCommonOptions(render, *r);
     render->add_option("--frames", r->frames, "Number of frames to write")->check(CLI::Range(1, 1000000))->capture_default_str();
     render->add_option("--every", r->every, "Simulation steps between frames")->check(CLI::Range(1, 1000000000))->capture_default_str();
-    render->add_option("--out", r->out, "Output directory (created if missing)")->required();
+    render->add_option("--out", r->out, "Output directory (created if missing; required unless --bench-agents)");
+    render->add_option("--bench-agents", r->bench_agents,
+                       "Render benchmark instead: mean frame time (instance upload + one instanced draw, glFinish) for "
+                       "these agent counts, e.g. 10000,100000,1000000; CSV on stdout")
+        ->delimiter(',')
+        ->check(CLI::Range(1LL, 10000000LL));
     render->add_option("--size", "Image size WIDTHxHEIGHT in pixels (default 960x720)")
         ->check(CLI::Validator([r](std::string& s) { return parseSize(s, r->width, r->height); }, "WxH"));
     render->callback([r, &commands] {
 #if CCROWD_HAVE_VIEWER
-        commands.action = [r] { return viewer::renderFrames(*r); };
+        commands.action = [r] {
+            if (!r->bench_agents.empty()) return viewer::benchRender(r->bench_agents, r->width, r->height, std::max(r->frames, 5));
+            if (r->out.empty()) throw InputError(fieldMessage("--out", "missing", "ccrowd render writes PNG frames", "an output directory"));
+            return viewer::renderFrames(*r);
+        };
 #else
         commands.action = [] { return noViewer("render"); };
 #endif

@@ -4,6 +4,7 @@
 /// of GL, so the command line parses them in builds without the viewer too.
 
 #include <string>
+#include <vector>
 
 namespace ccrowd::viewer {
 
@@ -34,7 +35,8 @@ struct CommonOptions {
 struct RenderOptions : CommonOptions {
     int frames = 1;                 ///< Frames written. [Limit: 1..1e6]
     int every = 1;                  ///< Steps between frames (frame 0 is the initial state). [Limit: 1..1e9]
-    std::string out;                ///< Output directory (created), frames frame_000000.png ... [Limit: non-empty]
+    std::string out;                ///< Output directory (created), frames frame_000000.png ... [Limit: non-empty unless benchmarking]
+    std::vector<long long> bench_agents;  ///< When set: run the render benchmark for these agent counts instead (no scene).
 };
 
 /// `ccrowd view`: the interactive window.
