@@ -29,7 +29,7 @@ namespace {
 
 /// Exit code and message of a command this build does not have.
 [[maybe_unused]] int noViewer(const char* command) {
-    std::cerr << "ccrowd " << command << ": this build has no viewer (OpenGL, GLFW or GLEW were not found at configure time).\n"
+    std::cerr << "ccrowd " << command << ": this build has no viewer (configured with CCROWD_VIEWER=OFF, or OpenGL, GLFW or GLEW were not found).\n"
               << "Install the Debian packages " CCROWD_VIEWER_PACKAGES "\n"
               << "and reconfigure with -DCCROWD_VIEWER=AUTO or ON.\n";
     return 2;
