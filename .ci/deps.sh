@@ -11,6 +11,18 @@ CCROWD_APT_PACKAGES=(
   nlohmann-json3-dev              # scene files
   libsqlite3-dev sqlite3          # trajectory databases (JuPedSim/PedPy format), CLI to inspect them
 )
+# The optional viewer (ccrowd view / render; CMake's CCROWD_VIEWER=AUTO builds
+# it when these are present, and everything else builds without them), and
+# what its tests need to render headless: Xvfb with Mesa's llvmpipe.
+# CCROWD_NO_VIEWER=1 leaves them out.
+CCROWD_VIEWER_PACKAGES=(
+  libgl-dev libglfw3-dev libglew-dev  # OpenGL 3.3 core context, window, loader
+  libimgui-dev                        # Dear ImGui panel of ccrowd view
+  xvfb xauth libgl1-mesa-dri          # xvfb-run + llvmpipe for ccrowd render in tests
+)
+if [ "${CCROWD_NO_VIEWER:-0}" != 1 ]; then
+  CCROWD_APT_PACKAGES+=("${CCROWD_VIEWER_PACKAGES[@]}")
+fi
 # The test command also fuzzes the scene loader with clang's libFuzzer.
 CCROWD_FUZZ_PACKAGES=(clang libclang-rt-14-dev libomp-14-dev)
 

@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 
 int main(int argc, char** argv) {
+    ccrowd::cli::passiveOpenMpForViewer(argc, argv);
     CLI::App app{"ccrowd " CCROWD_VERSION ": continuum crowd simulation (Treuille et al. 2006 + Narain et al. 2009 UIC)\n"
                  "with eikonal solvers on the CPU (OpenMP) and CUDA."};
     app.require_subcommand(1);
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
     ccrowd::cli::addRunCommand(app, commands);
     ccrowd::cli::addBenchCommand(app, commands);
     ccrowd::cli::addValidateCommand(app, commands);
+    ccrowd::cli::addViewerCommands(app, commands);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,49 @@
+#pragma once
+/// @file options.hpp
+/// What `ccrowd render` and `ccrowd view` are asked for. Header only and free
+/// of GL, so the command line parses them in builds without the viewer too.
+
+#include <string>
+#include <vector>
+
+namespace ccrowd::viewer {
+
+/// Field drawn under the agents on open cells.
+enum class Overlay { None, Density, Speed, Pressure, Potential };
+
+/// How agent discs are coloured.
+enum class ColourBy { Group, Speed, Pressure };
+
+/// Names accepted by --overlay, in Overlay order.
+constexpr const char* kOverlayNames[] = {"none", "density", "speed", "pressure", "potential"};
+/// Names accepted by --colour, in ColourBy order.
+constexpr const char* kColourNames[] = {"group", "speed", "pressure"};
+
+/// Options shared by both commands.
+struct CommonOptions {
+    std::string scene;              ///< Scene file ("" = the bundled default scene).
+    std::string backend = "auto";   ///< auto, cpu or cuda.
+    int threads = 0;                ///< CPU threads. [Limit: >= 0, 0 = all]
+    Overlay overlay = Overlay::None;
+    int potential_field = 0;        ///< Potential field shown by Overlay::Potential (one per group and route step). [Limit: 0..fieldCount-1]
+    ColourBy colour = ColourBy::Group;
+    int width = 960, height = 720;  ///< Framebuffer / window size. [Units: px] [Limit: 16..8192]
+    bool quiet = false;             ///< No notes on stderr.
+};
+
+/// `ccrowd render`: PNG frames from an offscreen framebuffer.
+struct RenderOptions : CommonOptions {
+    int frames = 1;                 ///< Frames written. [Limit: 1..1e6]
+    int every = 1;                  ///< Steps between frames (frame 0 is the initial state). [Limit: 1..1e9]
+    std::string out;                ///< Output directory (created), frames frame_000000.png ... [Limit: non-empty unless benchmarking]
+    std::vector<long long> bench_agents;  ///< When set: run the render benchmark for these agent counts instead (no scene).
+};
+
+/// `ccrowd view`: the interactive window.
+struct ViewOptions : CommonOptions {
+    double speed = 1.0;             ///< Simulated seconds per real second at start. [Limit: > 0]
+    bool paused = false;            ///< Start paused.
+    long long max_frames = -1;      ///< Close after this many frames (-1: when the window closes; for smoke tests).
+};
+
+}  // namespace ccrowd::viewer

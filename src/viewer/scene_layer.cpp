@@ -1,0 +1,117 @@
+/// @file scene_layer.cpp
+#include "viewer/scene_layer.hpp"
+
+#include <cstdint>
+#include <vector>
+
+#include "plot/colormap.hpp"
+#include "viewer/gl.hpp"
+
+namespace ccrowd::viewer {
+
+namespace {
+
+GLuint makeTexture() {
+    GLuint t = 0;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    return t;
+}
+
+void paint(std::vector<std::uint8_t>& px, const std::vector<int>& cells, const unsigned char (&c)[3]) {
+    for (int cell : cells) {
+        if (px[4 * cell + 3] != 0) continue;  // walls stay walls
+        for (int k = 0; k < 3; ++k) px[4 * cell + k] = c[k];
+    }
+}
+
+}  // namespace
+
+SceneLayer::SceneLayer(const Simulation& sim) {
+    const SceneGrid& g = sim.grid();
+    nx_ = g.nx;
+    ny_ = g.ny;
+    rect_[0] = g.origin.x;
+    rect_[1] = g.origin.y;
+    rect_[2] = g.nx * g.h;
+    rect_[3] = g.ny * g.h;
+    glGenVertexArrays(1, &vao_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+
+    // cells: floor, then spawn regions and sources, then goals; walls (alpha 255) on top
+    std::vector<std::uint8_t> px(4 * static_cast<std::size_t>(nx_) * ny_);
+    for (int c = 0; c < nx_ * ny_; ++c) {
+        const bool wall = g.blocked.host()[c] != 0;
+        const unsigned char* col = wall ? colours::kWall : colours::kFloor;
+        for (int k = 0; k < 3; ++k) px[4 * c + k] = col[k];
+        px[4 * c + 3] = wall ? 255 : 0;
+    }
+    for (const auto& cells : g.spawn_cells) paint(px, cells, colours::kSpawn);
+    for (const auto& cells : g.source_cells) paint(px, cells, colours::kSpawn);
+    for (const auto& cells : g.goal_cells) paint(px, cells, colours::kGoal);
+    sceneTex_ = makeTexture();
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, nx_, ny_, 0, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+
+    fieldTex_ = makeTexture();
+    const std::vector<float> zero(static_cast<std::size_t>(nx_) * ny_, 0.f);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx_, ny_, 0, GL_RED, GL_FLOAT, zero.data());
+
+    // viridis, 256 samples
+    std::vector<std::uint8_t> map(3 * 256);
+    for (int k = 0; k < 256; ++k) {
+        const plot::Rgb c = plot::viridis(k / 255.f);
+        map[3 * k] = c.r;
+        map[3 * k + 1] = c.g;
+        map[3 * k + 2] = c.b;
+    }
+    mapTex_ = makeTexture();
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, 256, 1, 0, GL_RGB, GL_UNSIGNED_BYTE, map.data());
+    checkGl("scene layer textures");
+}
+
+SceneLayer::~SceneLayer() {
+    const GLuint t[3] = {sceneTex_, fieldTex_, mapTex_};
+    glDeleteTextures(3, t);
+    glDeleteVertexArrays(1, &vao_);
+}
+
+void SceneLayer::setOverlay(const OverlayField& field) {
+    overlayOn_ = field.values.size() == static_cast<std::size_t>(nx_) * ny_;
+    if (!overlayOn_) return;
+    lo_ = field.lo;
+    hi_ = field.hi;
+    glBindTexture(GL_TEXTURE_2D, fieldTex_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, nx_, ny_, GL_RED, GL_FLOAT, field.values.data());
+}
+
+void SceneLayer::draw(const Camera& cam) const {
+    float view[4];
+    cam.ndcTransform(view);
+    program_.use();
+    glUniform4fv(program_.uniform("uView"), 1, view);
+    glUniform4fv(program_.uniform("uRect"), 1, rect_);
+    glUniform1i(program_.uniform("uOverlay"), overlayOn_ ? 1 : 0);
+    glUniform2f(program_.uniform("uRange"), lo_, hi_);
+    glUniform1i(program_.uniform("uScene"), 0);
+    glUniform1i(program_.uniform("uField"), 1);
+    glUniform1i(program_.uniform("uColourMap"), 2);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, sceneTex_);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, fieldTex_);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, mapTex_);
+    glActiveTexture(GL_TEXTURE0);
+    glBindVertexArray(vao_);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glBindVertexArray(0);
+}
+
+}  // namespace ccrowd::viewer

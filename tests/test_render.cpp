@@ -1,0 +1,254 @@
+/// @file test_render.cpp
+/// `ccrowd render` (and `ccrowd view`'s failure modes) run as a program:
+/// under `xvfb-run -a` with Mesa's llvmpipe when xvfb-run exists (skipped
+/// otherwise). A scene written here puts one agent of each group in a known
+/// cell and a wall at a known place; the PNG frames are read back with
+/// stb_image and checked pixel by pixel. The fit rule (domain scaled to fill
+/// the image, centred) makes a 20 m x 10 m domain at 400x200 px exactly
+/// 20 px/m with the world origin at the bottom-left pixel corner.
+
+#include <gtest/gtest.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "ccrowd/config.hpp"
+#include "ccrowd/scene.hpp"
+#include "ccrowd/simulation.hpp"
+#include "temp_dir.hpp"
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#endif
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#include <stb/stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+namespace ccrowd::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Rgb {
+    int r = 0, g = 0, b = 0;
+    bool operator==(const Rgb& o) const { return r == o.r && g == o.g && b == o.b; }
+};
+std::ostream& operator<<(std::ostream& os, const Rgb& c) { return os << "(" << c.r << ", " << c.g << ", " << c.b << ")"; }
+
+/// A decoded RGB PNG.
+struct Image {
+    int w = 0, h = 0;
+    std::unique_ptr<unsigned char, void (*)(void*)> px{nullptr, stbi_image_free};
+    Rgb at(int x, int y) const {
+        const unsigned char* p = px.get() + (static_cast<std::size_t>(y) * w + x) * 3;
+        return {p[0], p[1], p[2]};
+    }
+    /// Pixels of colour @p c in [x0, x1) x [y0, y1).
+    int count(Rgb c, int x0, int y0, int x1, int y1) const {
+        int n = 0;
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) n += at(x, y) == c;
+        return n;
+    }
+};
+
+Image load(const std::string& path) {
+    Image img;
+    int comp = 0;
+    img.px.reset(stbi_load(path.c_str(), &img.w, &img.h, &comp, 3));
+    EXPECT_TRUE(img.px) << "stb_image cannot read " << path << ": " << stbi_failure_reason();
+    return img;
+}
+
+/// Exit code and combined output of a shell command.
+struct Result {
+    int code = -1;
+    std::string out;
+};
+Result shell(const std::string& cmd) {
+    Result r;
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    if (!p) return r;
+    char buf[4096];
+    while (fgets(buf, sizeof buf, p)) r.out += buf;
+    const int st = pclose(p);
+    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+/// Runs ccrowd with @p args under a virtual X server. LeakSanitizer is off
+/// for it: Mesa and Xlib keep allocations until exit by design.
+Result ccrowdXvfb(const std::string& args) {
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    return shell("ASAN_OPTIONS='" + std::string(asan ? asan : "") + ":detect_leaks=0' xvfb-run -a -s '-screen 0 1024x768x24' " +
+                 std::string(CCROWD_EXE) + " " + args);
+}
+
+bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+// 20 m x 10 m, cell 0.5 m; a wall block [9, 10] x [0, 4]; one red agent in
+// the cell [3, 3.5] x [6, 6.5], one blue agent in [14, 14.5] x [2, 2.5]
+// (radius 0.24 m: 4.8 px); their exact positions come from the library.
+const char* kScene = R"({
+  "format": "ccrowd-scene", "version": 1, "name": "render_test",
+  "domain": {"origin": [0, 0], "width": 20, "height": 10, "cell": 0.5},
+  "obstacles": [{"rect": {"min": [9, 0], "max": [10, 4]}}],
+  "goals": [{"name": "east", "areas": [{"rect": {"min": [18.5, 6], "max": [20, 10]}}]}],
+  "groups": [
+    {"name": "red", "spawn": [{"rect": {"min": [3, 6], "max": [3.5, 6.5]}}], "count": 1, "radius": 0.24,
+     "route": ["east"], "colour": "#e41a1c"},
+    {"name": "blue", "spawn": [{"rect": {"min": [14, 2], "max": [14.5, 2.5]}}], "count": 1, "radius": 0.24,
+     "route": ["east"], "colour": "#377eb8"}
+  ]
+})";
+
+const Rgb kRed{0xe4, 0x1a, 0x1c}, kBlue{0x37, 0x7e, 0xb8};
+const Rgb kWall{64, 64, 64}, kFloor{242, 242, 242};
+
+/// World point -> pixel of the 400x200 frame (20 px/m, y up).
+void pixelOf(float x, float y, int& px, int& py) {
+    px = static_cast<int>(x * 20.f);
+    py = 200 - 1 - static_cast<int>(y * 20.f);
+}
+
+class RenderTest : public TempDirTest {
+protected:
+    void SetUp() override {
+        if (!CCROWD_HAVE_VIEWER) GTEST_SKIP() << "this build has no viewer (CCROWD_VIEWER off or OpenGL/GLFW/GLEW missing)";
+        if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not found (Debian: apt-get install xvfb xauth libgl1-mesa-dri)";
+        TempDirTest::SetUp();
+        scene_ = write("scene.json", kScene);
+    }
+    /// Renders frame 0 of the test scene with @p extra options into @p sub; returns it.
+    Image frame0(const std::string& sub, const std::string& extra) {
+        const std::string out = path(sub);
+        const Result r = ccrowdXvfb("render " + scene_ + " --frames 1 --size 400x200 --quiet --out " + out + " " + extra);
+        EXPECT_EQ(r.code, 0) << r.out;
+        return load(out + "/frame_000000.png");
+    }
+    std::string scene_;
+};
+
+TEST_F(RenderTest, WritesTheRequestedFramesAtTheRequestedSize) {
+    const std::string out = path("frames");
+    const Result r = ccrowdXvfb("render " + scene_ + " --frames 3 --every 2 --size 320x160 --out " + out);
+    ASSERT_EQ(r.code, 0) << r.out;
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(out)) files += e.path().extension() == ".png";
+    EXPECT_EQ(files, 3);
+    for (int f = 0; f < 3; ++f) {
+        const Image img = load(out + "/frame_00000" + std::to_string(f) + ".png");
+        EXPECT_EQ(img.w, 320);
+        EXPECT_EQ(img.h, 160);
+    }
+    EXPECT_NE(r.out.find("rendered 3 frames of 320x160 px"), std::string::npos) << r.out;
+}
+
+TEST_F(RenderTest, AgentsAppearAtTheirPositionsInTheirGroupColours) {
+    const Image img = frame0("plain", "");
+    ASSERT_TRUE(img.px);
+    // where the library places them (deterministic for the scene's seed)
+    Simulation sim(loadScene(scene_), Exec{});
+    const AgentSnapshot a = sim.agents();
+    ASSERT_EQ(a.size(), 2);
+    for (int k = 0; k < 2; ++k) {
+        const Rgb want = a.group[k] == 0 ? kRed : kBlue;
+        const Rgb other = a.group[k] == 0 ? kBlue : kRed;
+        int px = 0, py = 0;
+        pixelOf(a.x[k], a.y[k], px, py);
+        // the disc's centre and its inner 5x5 pixels have the group colour
+        // (the heading notch starts 0.45 radii ahead, i.e. 2 px)
+        EXPECT_EQ(img.count(want, px - 2, py - 2, px + 2, py + 3), 4 * 5)
+            << "agent " << k << " at (" << a.x[k] << ", " << a.y[k] << ") m, pixel (" << px << ", " << py << "): " << img.at(px, py);
+        EXPECT_EQ(img.count(other, px - 8, py - 8, px + 9, py + 9), 0);
+        // and its disc is no bigger than 4.8 px in radius
+        EXPECT_FALSE(img.at(px, py - 7) == want);
+        EXPECT_FALSE(img.at(px - 7, py) == want);
+    }
+    // nobody else anywhere: about pi 4.8^2 = 72 pixels per disc
+    EXPECT_LE(img.count(kRed, 0, 0, 400, 200), 90);
+    EXPECT_LE(img.count(kBlue, 0, 0, 400, 200), 90);
+}
+
+TEST_F(RenderTest, WallsAreDrawnWhereTheSceneHasThem) {
+    const Image img = frame0("plain", "");
+    ASSERT_TRUE(img.px);
+    int px = 0, py = 0;
+    pixelOf(9.5f, 2.f, px, py);
+    EXPECT_EQ(img.at(px, py), kWall) << "inside the obstacle [9, 10] x [0, 4]";
+    pixelOf(9.5f, 6.f, px, py);
+    EXPECT_EQ(img.at(px, py), kFloor) << "above the obstacle";
+    pixelOf(6.f, 2.f, px, py);
+    EXPECT_EQ(img.at(px, py), kFloor) << "open floor";
+}
+
+TEST_F(RenderTest, OverlaysChangeTheImageButNotTheWalls) {
+    const Image plain = frame0("plain", "");
+    ASSERT_TRUE(plain.px);
+    for (const char* overlay : {"density", "potential"}) {
+        const Image over = frame0(overlay, std::string("--overlay ") + overlay);
+        ASSERT_TRUE(over.px);
+        int changed = 0;
+        for (int y = 0; y < 200; ++y)
+            for (int x = 0; x < 400; ++x) changed += !(plain.at(x, y) == over.at(x, y));
+        EXPECT_GT(changed, 1000) << overlay;
+        int px = 0, py = 0;
+        pixelOf(9.5f, 2.f, px, py);
+        EXPECT_EQ(over.at(px, py), kWall) << overlay;
+    }
+}
+
+TEST_F(RenderTest, BadFieldIsAnInputError) {
+    const Result r = ccrowdXvfb("render " + scene_ + " --overlay potential --field 7 --out " + path("bad"));
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("--field"), std::string::npos) << r.out;
+}
+
+TEST_F(RenderTest, ViewOpensRunsAndClosesItsWindow) {
+    const Result r = ccrowdXvfb("view " + scene_ + " --max-frames 20 --overlay potential --colour speed");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("view: 20 frames"), std::string::npos) << r.out;
+}
+
+TEST_F(RenderTest, BenchmarkDrawsEveryAgentInOneCall) {
+    const Result r = ccrowdXvfb("render --bench-agents 1000,20000 --size 256x256");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("agents,frames,upload_ms,draw_ms,frame_ms,draw_calls"), std::string::npos) << r.out;
+    for (const char* n : {"\n1000,", "\n20000,"}) {
+        const std::size_t at = r.out.find(n);
+        ASSERT_NE(at, std::string::npos) << r.out;
+        const std::string row = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+        EXPECT_NE(row.find(",1,\""), std::string::npos) << "one draw call: " << row;
+    }
+}
+
+TEST(RenderCommand, NoDisplayIsAClearErrorOrNamesThePackages) {
+    const Result r = shell("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(CCROWD_EXE) +
+                           " render --frames 1 --quiet --out " + (fs::temp_directory_path() / "ccrowd-no-display").string());
+    if (CCROWD_HAVE_VIEWER) {
+        EXPECT_EQ(r.code, 1) << r.out;
+        EXPECT_NE(r.out.find("cannot open a display"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("xvfb-run"), std::string::npos) << r.out;
+    } else {
+        EXPECT_EQ(r.code, 2) << r.out;
+        EXPECT_NE(r.out.find("libglfw3-dev"), std::string::npos) << r.out;
+    }
+    std::error_code ec;
+    fs::remove_all(fs::temp_directory_path() / "ccrowd-no-display", ec);
+}
+
+}  // namespace
+}  // namespace ccrowd::test
