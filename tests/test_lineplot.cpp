@@ -9,27 +9,13 @@
 
 #include <gtest/gtest.h>
 
+#include "png_image.hpp"
 #include "temp_dir.hpp"
 
 #include "ccrowd/error.hpp"
 #include "src/plot/lineplot.hpp"
 #include "src/plot/plot_frame.hpp"
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#endif
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace ccrowd::test {
 namespace {
@@ -131,20 +117,11 @@ TEST_F(LinePlotTest, PngHasSizeAndSeriesColours) {
     const std::string file = path("lin.png");
     plot::writeLinearPlot(file, p);
     EXPECT_FALSE(std::filesystem::exists(file + ".tmp"));
-    int w = 0, h = 0, comp = 0;
-    std::unique_ptr<unsigned char, void (*)(void*)> px(stbi_load(file.c_str(), &w, &h, &comp, 3), stbi_image_free);
-    ASSERT_TRUE(px) << stbi_failure_reason();
-    EXPECT_EQ(w, 900);
-    EXPECT_EQ(h, 600);
-    for (int k = 0; k < 2; ++k) {
-        const Rgb col = plot::paletteColor(k);
-        int n = 0;
-        for (int i = 0; i < w * h; ++i) {
-            const unsigned char* q = px.get() + 3 * i;
-            n += q[0] == col.r && q[1] == col.g && q[2] == col.b;
-        }
-        EXPECT_GT(n, 200) << "series " << k;
-    }
+    const PngImage img = loadPng(file);
+    ASSERT_TRUE(img.px);
+    EXPECT_EQ(img.w, 900);
+    EXPECT_EQ(img.h, 600);
+    for (int k = 0; k < 2; ++k) EXPECT_GT(img.count(plot::paletteColor(k)), 200) << "series " << k;
 }
 
 TEST_F(LinePlotTest, EmptyPlotRendersAndBadSizeIsAnInputError) {

@@ -203,10 +203,10 @@ TEST(LineCounterTest, ResultsDoNotDependOnAgentOrderNorOnIdValues) {
 TEST(LineCounterTest, RejectsBadInput) {
     // Zero-length line and bad intervals name the field.
     try {
-        measure::LineCounter c({LineSpec{"stub", {1.f, 1.f}, {1.f, 1.f}}}, {}, 1.0);
+        measure::LineCounter c({LineSpec{"zero_length", {1.f, 1.f}, {1.f, 1.f}}}, {}, 1.0);
         ADD_FAILURE() << "zero-length line accepted";
     } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("'stub'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("'zero_length'"), std::string::npos) << e.what();
     }
     EXPECT_THROW(measure::LineCounter({door()}, {}, 0.0), InputError);
     EXPECT_THROW(measure::LineCounter({door()}, {}, std::nan("")), InputError);

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "png_image.hpp"
 #include "temp_dir.hpp"
 
 #include "ccrowd/error.hpp"
@@ -20,21 +21,6 @@
 #include "src/plot/png.hpp"
 #include "src/plot/text.hpp"
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#endif
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace ccrowd::test {
 namespace {
@@ -46,29 +32,7 @@ using plot::Rgb;
 /// A fresh temporary directory per test, removed afterwards.
 class PlotTest : public ::ccrowd::test::TempDirTest {};
 
-/// A decoded RGB PNG.
-struct Image {
-    int w = 0, h = 0;
-    std::unique_ptr<unsigned char, void (*)(void*)> px{nullptr, stbi_image_free};
-    Rgb at(int x, int y) const {
-        const unsigned char* p = px.get() + (static_cast<std::size_t>(y) * w + x) * 3;
-        return {p[0], p[1], p[2]};
-    }
-    int count(Rgb c) const {
-        int n = 0;
-        for (int y = 0; y < h; ++y)
-            for (int x = 0; x < w; ++x) n += at(x, y) == c;
-        return n;
-    }
-};
-
-Image load(const std::string& path) {
-    Image img;
-    int comp = 0;
-    img.px.reset(stbi_load(path.c_str(), &img.w, &img.h, &comp, 3));
-    EXPECT_TRUE(img.px) << "stb_image cannot read " << path << ": " << stbi_failure_reason();
-    return img;
-}
+using Image = PngImage;
 
 int countColor(const Canvas& c, Rgb col) {
     int n = 0;
@@ -174,7 +138,7 @@ TEST_F(PlotTest, LogLogPlotPngHasSizeAndSeriesColours) {
     const plot::LinePlot lp = samplePlot();
     plot::writeLogLogPlot(p, lp);
     EXPECT_FALSE(fs::exists(p + ".tmp"));
-    const Image img = load(p);
+    const Image img = loadPng(p);
     ASSERT_TRUE(img.px);
     EXPECT_EQ(img.w, 1000);
     EXPECT_EQ(img.h, 700);
@@ -191,7 +155,7 @@ TEST_F(PlotTest, CustomSizeAndSkippedPoints) {
     lp.series.push_back({"", ghost, plot::Marker::Circle, true, {{0.0, 1.0}, {10.0, 0.0}, {10.0, -3.0}, {-1.0, 5.0}, {NAN, 1.0}, {1e4, INFINITY}}});
     const std::string p = path("small.png");
     plot::writeLogLogPlot(p, lp);
-    const Image img = load(p);
+    const Image img = loadPng(p);
     ASSERT_TRUE(img.px);
     EXPECT_EQ(img.w, 640);
     EXPECT_EQ(img.h, 480);
@@ -203,7 +167,7 @@ TEST_F(PlotTest, EmptyPlotStillRenders) {
     plot::LinePlot lp;
     lp.title = "nothing";
     EXPECT_NO_THROW(plot::writeLogLogPlot(path("empty.png"), lp));
-    EXPECT_TRUE(load(path("empty.png")).px);
+    EXPECT_TRUE(loadPng(path("empty.png")).px);
 }
 
 TEST_F(PlotTest, InvalidPlotSizeIsAnInputError) {

@@ -19,59 +19,17 @@
 #include "ccrowd/config.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "png_image.hpp"
 #include "temp_dir.hpp"
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#endif
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace ccrowd::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Rgb {
-    int r = 0, g = 0, b = 0;
-    bool operator==(const Rgb& o) const { return r == o.r && g == o.g && b == o.b; }
-};
-std::ostream& operator<<(std::ostream& os, const Rgb& c) { return os << "(" << c.r << ", " << c.g << ", " << c.b << ")"; }
-
-/// A decoded RGB PNG.
-struct Image {
-    int w = 0, h = 0;
-    std::unique_ptr<unsigned char, void (*)(void*)> px{nullptr, stbi_image_free};
-    Rgb at(int x, int y) const {
-        const unsigned char* p = px.get() + (static_cast<std::size_t>(y) * w + x) * 3;
-        return {p[0], p[1], p[2]};
-    }
-    /// Pixels of colour @p c in [x0, x1) x [y0, y1).
-    int count(Rgb c, int x0, int y0, int x1, int y1) const {
-        int n = 0;
-        for (int y = y0; y < y1; ++y)
-            for (int x = x0; x < x1; ++x) n += at(x, y) == c;
-        return n;
-    }
-};
-
-Image load(const std::string& path) {
-    Image img;
-    int comp = 0;
-    img.px.reset(stbi_load(path.c_str(), &img.w, &img.h, &comp, 3));
-    EXPECT_TRUE(img.px) << "stb_image cannot read " << path << ": " << stbi_failure_reason();
-    return img;
-}
+using plot::Rgb;
+using Image = PngImage;
 
 /// Exit code and combined output of a shell command.
 struct Result {
@@ -137,7 +95,7 @@ protected:
         const std::string out = path(sub);
         const Result r = ccrowdXvfb("render " + scene_ + " --frames 1 --size 400x200 --quiet --out " + out + " " + extra);
         EXPECT_EQ(r.code, 0) << r.out;
-        return load(out + "/frame_000000.png");
+        return loadPng(out + "/frame_000000.png");
     }
     std::string scene_;
 };
@@ -150,7 +108,7 @@ TEST_F(RenderTest, WritesTheRequestedFramesAtTheRequestedSize) {
     for (const auto& e : fs::directory_iterator(out)) files += e.path().extension() == ".png";
     EXPECT_EQ(files, 3);
     for (int f = 0; f < 3; ++f) {
-        const Image img = load(out + "/frame_00000" + std::to_string(f) + ".png");
+        const Image img = loadPng(out + "/frame_00000" + std::to_string(f) + ".png");
         EXPECT_EQ(img.w, 320);
         EXPECT_EQ(img.h, 160);
     }

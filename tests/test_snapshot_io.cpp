@@ -26,6 +26,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "png_image.hpp"
 #include "temp_dir.hpp"
 
 #include "ccrowd/error.hpp"
@@ -38,21 +39,6 @@
 #include "src/plot/colormap.hpp"
 #include "src/plot/heatmap.hpp"
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#endif
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace ccrowd::test {
 namespace {
@@ -241,22 +227,7 @@ nlohmann::json readJson(const std::string& path) {
 
 // ---- PNG decoding ---------------------------------------------------------------
 
-struct Image {
-    int w = 0, h = 0;
-    std::unique_ptr<unsigned char, void (*)(void*)> px{nullptr, stbi_image_free};
-    Rgb at(int x, int y) const {
-        const unsigned char* p = px.get() + (static_cast<std::size_t>(y) * w + x) * 3;
-        return {p[0], p[1], p[2]};
-    }
-};
-
-Image loadPng(const std::string& path) {
-    Image img;
-    int comp = 0;
-    img.px.reset(stbi_load(path.c_str(), &img.w, &img.h, &comp, 3));
-    EXPECT_TRUE(img.px) << "stb_image cannot read " << path << ": " << stbi_failure_reason();
-    return img;
-}
+using Image = PngImage;  // tests/png_image.hpp
 
 std::string show(Rgb c) { return std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b); }
 

@@ -13,27 +13,13 @@
 
 #include <gtest/gtest.h>
 
+#include "png_image.hpp"
 #include "temp_dir.hpp"
 
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "src/validate/report.hpp"
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#endif
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace ccrowd::test {
 namespace {
@@ -152,11 +138,10 @@ TEST_F(ValidateReport, WritesReportPlotsAndGeneratedScenes) {
     for (const char* png : {validate::kFundamentalDiagramPng, validate::kDoorFlowPng, validate::kCorridorPng}) {
         EXPECT_NE(md.find(std::string("](") + png + ")"), std::string::npos) << png;
         const std::string file = dir + "/" + png;
-        int w = 0, h = 0, comp = 0;
-        std::unique_ptr<unsigned char, void (*)(void*)> px(stbi_load(file.c_str(), &w, &h, &comp, 3), stbi_image_free);
-        ASSERT_TRUE(px) << file << ": " << stbi_failure_reason();
-        EXPECT_EQ(w, validate::kPlotWidth) << png;
-        EXPECT_EQ(h, validate::kPlotHeight) << png;
+        const PngImage img = loadPng(file);
+        ASSERT_TRUE(img.px) << file;
+        EXPECT_EQ(img.w, validate::kPlotWidth) << png;
+        EXPECT_EQ(img.h, validate::kPlotHeight) << png;
     }
     // the generated scene is there and is a valid scene
     const std::string scene = dir + "/scenes/density_corridor_rho0.5.json";
