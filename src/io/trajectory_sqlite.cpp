@@ -33,16 +33,17 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <mutex>
 #include <atomic>
-#include <chrono>
 #include <thread>
 #include <unordered_map>
 #include <utility>
 
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
+#include "io/background_thread.hpp"
 #include "sqlite_db.hpp"
 
 namespace ccrowd::io {
@@ -62,6 +63,10 @@ constexpr const char* kCheckpointPages = "512";
 constexpr long long kTxRows = 500000;
 /// ... or is this old. [Units: s]
 constexpr double kTxSeconds = 0.5;
+/// Agents queued for the worker at most (about 24 bytes each, 24 MB): room
+/// for 20 frames of 50,000 agents, so the worker can fall behind during the
+/// simulation's busy stretches and catch up in its idle ones.
+constexpr long long kQueueRows = 1000000;
 
 /// Name of the in-memory row source the frame INSERT reads.
 constexpr const char* kRowSourceName = "ccrowd_frame_rows";
@@ -225,44 +230,56 @@ struct SqliteTrajectoryWriter::Impl {
     std::vector<std::pair<float, float>> headingDense;  ///< (0, 0): none yet.
     std::unordered_map<int, std::pair<float, float>> headingSparse;
 
-    // Handover between the caller and the worker.
+    // Handover between the caller and the worker (all under mu).
     std::thread worker;
     std::mutex mu;
     std::condition_variable cv;
-    FrameData next;            ///< Filled by the caller while !pending.
-    FrameData work;            ///< Written by the worker while busy.
-    bool pending = false;      ///< @c next holds a frame for the worker.
-    bool busy = false;         ///< The worker is writing @c work.
-    bool stop = false;         ///< The worker is to exit.
-    std::exception_ptr error;  ///< First failure of the worker.
+    std::deque<FrameData> queue;   ///< Frames waiting for the worker, oldest first.
+    std::vector<FrameData> spare;  ///< Written frames' buffers, reused by writeFrame.
+    long long queuedRows = 0;      ///< Agents in @c queue.
+    bool busy = false;             ///< The worker is writing a frame taken from the queue.
+    bool stop = false;             ///< The worker is to exit.
+    std::exception_ptr error;      ///< First failure of the worker.
 
     long long lastFrame = -1, frames = 0, rows = 0;
     bool closed = false, broken = false;
-    std::atomic<long long> workerNs{0};  ///< Worker wall time spent inserting.
+    std::atomic<long long> workerNs{0};     ///< Worker wall time spent inserting.
+    std::atomic<long long> workerCpuNs{0};  ///< Worker CPU time spent inserting.
 
-    /// Worker: takes queued frames until told to stop or a frame fails.
+    /// True when a frame of @p n agents may join the queue (the queue is
+    /// empty, or stays within kQueueRows with it).
+    bool roomFor(long long n) const { return queue.empty() || queuedRows + n <= kQueueRows; }
+
+    /// Worker: on idle cores, takes queued frames until told to stop or a frame fails.
     void run() {
+        runOnIdleCores();
+        FrameData work;
         for (;;) {
             {
                 std::unique_lock<std::mutex> lock(mu);
-                cv.wait(lock, [&] { return pending || stop; });
+                cv.wait(lock, [&] { return !queue.empty() || stop; });
                 if (stop) return;
-                std::swap(next, work);
-                pending = false;
+                std::swap(work, queue.front());
+                queue.pop_front();
+                queuedRows -= static_cast<long long>(work.id.size());
                 busy = true;
             }
             cv.notify_all();
             std::exception_ptr failed;
             const auto t0 = std::chrono::steady_clock::now();
+            const double cpu0 = threadCpuSeconds();
             try {
                 insert(work);
             } catch (...) {
                 failed = std::current_exception();
             }
             workerNs += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+            workerCpuNs += static_cast<long long>(1e9 * (threadCpuSeconds() - cpu0));
             {
                 std::lock_guard<std::mutex> lock(mu);
                 busy = false;
+                spare.push_back(std::move(work));
+                work = FrameData{};
                 if (failed) {
                     error = failed;
                     stop = true;
@@ -350,14 +367,20 @@ struct SqliteTrajectoryWriter::Impl {
         if (txRows >= kTxRows || age.count() >= kTxSeconds) commit();
     }
 
-    /// Stops the worker: after the queued frame when @p drain, else after
-    /// the frame it is writing (a queued one is dropped).
+    /// Waits (holding @p lock) until the worker has written every queued frame or failed.
+    void waitIdle(std::unique_lock<std::mutex>& lock) {
+        cv.wait(lock, [&] { return (queue.empty() && !busy) || error; });
+    }
+
+    /// Stops the worker: after the queued frames when @p drain, else after
+    /// the frame it is writing (queued ones are dropped).
     void stopWorker(bool drain) {
         if (!worker.joinable()) return;
         {
             std::unique_lock<std::mutex> lock(mu);
-            if (drain) cv.wait(lock, [&] { return (!pending && !busy) || error; });
-            pending = false;
+            if (drain) waitIdle(lock);
+            queue.clear();
+            queuedRows = 0;
             stop = true;
         }
         cv.notify_all();
@@ -477,7 +500,7 @@ void SqliteTrajectoryWriter::setGroupNames(const std::vector<std::string>& names
     // add the rows to its open transaction or a new one (committed with the
     // next frames or by close()).
     std::unique_lock<std::mutex> lock(m.mu);
-    m.cv.wait(lock, [&] { return (!m.pending && !m.busy) || m.error; });
+    m.waitIdle(lock);
     m.rethrowWorkerError();
     try {
         m.begin();
@@ -510,20 +533,27 @@ void SqliteTrajectoryWriter::writeFrame(long long frame, int n, const int* id, c
             throw InputError(where + ": agent id " + std::to_string(id[k]) +
                              " has a non-finite position or velocity (allowed: finite values)");
     }
-    // Wait until the worker has taken the previous frame; report its failure.
+    // Wait for room in the queue (the worker writes older frames); report its
+    // failure; take a spare buffer.
+    FrameData f;
     {
         std::unique_lock<std::mutex> lock(m.mu);
-        m.cv.wait(lock, [&] { return !m.pending || m.error; });
+        m.cv.wait(lock, [&] { return m.roomFor(n) || m.error; });
         m.rethrowWorkerError();
+        if (!m.spare.empty()) {
+            f = std::move(m.spare.back());
+            m.spare.pop_back();
+        }
     }
-    // Copy the frame (the worker is not touching @c next), then hand it over.
+    // Copy the frame outside the lock, then queue it.
     static const int noInt = 0;
     static const float noFloat = 0.f;
-    m.next.assign(frame, n, n ? id : &noInt, n ? group : &noInt, n ? x : &noFloat, n ? y : &noFloat,
-                  n ? vx : &noFloat, n ? vy : &noFloat);
+    f.assign(frame, n, n ? id : &noInt, n ? group : &noInt, n ? x : &noFloat, n ? y : &noFloat, n ? vx : &noFloat,
+             n ? vy : &noFloat);
     {
         std::lock_guard<std::mutex> lock(m.mu);
-        m.pending = true;
+        m.queue.push_back(std::move(f));
+        m.queuedRows += n;
     }
     m.cv.notify_all();
     m.lastFrame = frame;
@@ -569,5 +599,6 @@ const std::string& SqliteTrajectoryWriter::path() const { return impl_->path; }
 long long SqliteTrajectoryWriter::frames() const { return impl_->frames; }
 long long SqliteTrajectoryWriter::rows() const { return impl_->rows; }
 double SqliteTrajectoryWriter::workerSeconds() const { return 1e-9 * static_cast<double>(impl_->workerNs.load()); }
+double SqliteTrajectoryWriter::workerCpuSeconds() const { return 1e-9 * static_cast<double>(impl_->workerCpuNs.load()); }
 
 }  // namespace ccrowd::io
