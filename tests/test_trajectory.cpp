@@ -418,6 +418,60 @@ TEST_F(TrajectoryTest, SqliteRepeatedIdIsAnErrorNamingIt) {
     expectNoSideFiles(p);
 }
 
+TEST_F(TrajectoryTest, SqliteQueueFullOfFramesKeepsEveryFrameInOrder) {
+    const std::string p = path("traj.sqlite");
+    // 26 frames of 50,000 agents (1.3M rows) are more than the worker's queue
+    // holds (1M): writeFrame() waits for room, and every frame still arrives.
+    constexpr int kAgents = 50000, kFrames = 26;
+    Frame f;
+    for (int i = 0; i < kAgents; ++i) f.add(kAgents - 1 - i, i % 4, 0.001f * i, 1.f, 0.5f, 0.f);
+    io::SqliteTrajectoryWriter w(p, 20.0, kSquareWkt);
+    for (long long fr = 0; fr < kFrames; ++fr) {
+        // Each frame's x carries its number, to check that no frame is swapped or lost.
+        for (int i = 0; i < kAgents; ++i) f.x[static_cast<std::size_t>(i)] = static_cast<float>(fr) + 1e-5f * static_cast<float>(i);
+        w.writeFrame(fr, f.n(), f.id.data(), f.group.data(), f.x.data(), f.y.data(), f.vx.data(), f.vy.data());
+    }
+    w.close();
+    EXPECT_EQ(w.rows(), static_cast<long long>(kAgents) * kFrames);
+    Db db(p);
+    EXPECT_EQ(db.one("SELECT COUNT(*) FROM trajectory_data"), std::to_string(kAgents * kFrames));
+    EXPECT_EQ(db.one("SELECT COUNT(*) FROM frame_data"), std::to_string(kFrames));
+    // Per frame: every agent once, x within the frame's band.
+    EXPECT_EQ(db.one("SELECT COUNT(*) FROM (SELECT frame, COUNT(DISTINCT id) AS n, MIN(pos_x) AS lo, MAX(pos_x) AS hi "
+                     "FROM trajectory_data GROUP BY frame) WHERE n = 50000 AND lo >= frame AND hi < frame + 1"),
+              std::to_string(kFrames));
+    // Agent 0 came last in every frame's arrays.
+    EXPECT_EQ(db.one("SELECT printf('%.5f', pos_x) FROM trajectory_data WHERE frame = 25 AND id = 0"), "25.49999");
+}
+
+TEST_F(TrajectoryTest, SqliteErrorInAQueuedFrameStopsTheWriter) {
+    const std::string p = path("traj.sqlite");
+    // Frame 1 repeats an id; frames 2..9 are queued behind it. The error
+    // reaches the caller by a later writeFrame() or by close(), and nothing
+    // is left on disk.
+    Frame good, bad;
+    for (int i = 0; i < 1000; ++i) good.add(i, 0, 0.01f * i, 1.f, 1.f, 0.f);
+    bad = good;
+    bad.id[10] = 11;
+    bool threw = false;
+    try {
+        io::SqliteTrajectoryWriter w(p, 20.0, kSquareWkt);
+        for (long long fr = 0; fr < 10; ++fr) {
+            const Frame& f = fr == 1 ? bad : good;
+            w.writeFrame(fr, f.n(), f.id.data(), f.group.data(), f.x.data(), f.y.data(), f.vx.data(), f.vy.data());
+        }
+        w.close();
+    } catch (const InputError& e) {
+        threw = true;
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("frame 1"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("agent id 11 appears twice"), std::string::npos) << msg;
+    }
+    EXPECT_TRUE(threw) << "a repeated id in a queued frame was not reported";
+    EXPECT_FALSE(fs::exists(p));
+    expectNoSideFiles(p);
+}
+
 TEST_F(TrajectoryTest, SqliteFullDiskIsAnErrorNamingThePath) {
     const std::string p = path("traj.sqlite");
     // Agents of a 5,000-agent frame (about 0.37 MB per frame in the file).

@@ -1,5 +1,5 @@
 /// @file bench_command.cpp
-/// `ccrowd bench eikonal`: option wiring (the benchmark is bench/cmd/).
+/// `ccrowd bench eikonal | step | outputs`: option wiring (the benchmarks are in bench/cmd/).
 
 #include <cstdlib>
 #include <cstring>
@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cmd/eikonal_bench.hpp"
+#include "cmd/outputs_bench.hpp"
 #include "cmd/step_bench.hpp"
 
 namespace ccrowd::cli {
@@ -112,6 +113,35 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.backend = parseBackendChoice(s2->backend);
             o.threads = s2->threads;
             bench::runStepBench(o, std::cout, std::cerr);
+            return 0;
+        };
+    });
+
+    CLI::App* outs = bench->add_subcommand(
+        "outputs", "What writing a run's outputs costs: runs a scene without outputs and with field snapshots (vti), "
+                   "trajectories (SQLite) and the scene's measurements, in pairs with alternating order, and prints the "
+                   "median wall times and the median overhead in % of the run's wall time.");
+    auto o2 = std::make_shared<bench::OutputsBenchOptions>();
+    auto outBackend = std::make_shared<std::string>("auto");
+    auto outFormat = std::make_shared<std::string>("table");
+    outs->add_option("scene", o2->scene, "Scene file; default: the bundled default scene (50,000 agents)");
+    outs->add_option("--duration", o2->duration, "Simulated seconds per run")->check(CLI::PositiveNumber)->capture_default_str();
+    outs->add_option("--repeat", o2->repeat, "Pairs of runs (with and without outputs)")->check(CLI::Range(1, 100))->capture_default_str();
+    outs->add_option("--snapshot-every", o2->snapshot_every, "Snapshot interval in simulated seconds (0 = none)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    outs->add_option("--trajectory-every", o2->trajectory_every, "Trajectory frame every K steps (0 = none)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    outs->add_option("--dir", o2->dir, "Write the outputs here (new or empty; emptied after each run) instead of a temporary directory");
+    outs->add_option("--format", *outFormat, "table or csv")->check(CLI::IsMember({"table", "csv"}))->capture_default_str();
+    outs->add_option("--backend", *outBackend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
+    outs->add_option("--threads", o2->threads, "CPU threads (0 = all cores)")->check(CLI::Range(0, 1024))->capture_default_str();
+    outs->callback([o2, outBackend, outFormat, &commands] {
+        commands.action = [o2, outBackend, outFormat] {
+            o2->backend = parseBackendChoice(*outBackend);
+            o2->csv = *outFormat == "csv";
+            bench::runOutputsBench(*o2, std::cout, std::cerr);
             return 0;
         };
     });

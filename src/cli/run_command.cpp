@@ -122,6 +122,14 @@ int runScene(const RunArgs& args) {
         }
         progress.update(sim.time(), sim.steps(), sim.agentCount(), sim.exitedTotal());
     }
+    // close the outputs (the trajectory database's queued frames are written now): part of the run's wall time
+    if (outputs) {
+        try {
+            outputs->finish(sim);
+        } catch (const Error& e) {
+            if (writeError.empty()) writeError = e.what();
+        }
+    }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     progress.finish();
     std::signal(SIGINT, previousInt);
@@ -131,21 +139,18 @@ int runScene(const RunArgs& args) {
     // report and keep what was written
     io::printSummary(std::cout, sim, wall, interrupted);
     if (outputs) {
-        nlohmann::json extra;
-        try {
-            outputs->finish(sim);
-        } catch (const Error& e) {
-            if (writeError.empty()) writeError = e.what();
-        }
-        extra = outputs->summary();
+        nlohmann::json extra = outputs->summary();
         extra["outputs"]["write_fraction_of_wall"] = wall > 0 ? outputs->seconds() / wall : 0.0;
         if (!writeError.empty()) extra["outputs"]["error"] = writeError;
         extra["outputs"]["background_fraction_of_wall"] = wall > 0 ? outputs->backgroundSeconds() / wall : 0.0;
+        extra["outputs"]["background_cpu_fraction_of_wall"] = wall > 0 ? outputs->backgroundCpuSeconds() / wall : 0.0;
         std::cout << "outputs: " << std::fixed << std::setprecision(2) << outputs->seconds() << " s writing on the run's thread ("
-                  << std::setprecision(1) << 100.0 * outputs->seconds() / std::max(wall, 1e-9) << "% of wall time)";
+                  << std::setprecision(1) << 100.0 * outputs->seconds() / std::max(wall, 1e-9)
+                  << "% of wall time, waits for the trajectory database included)";
         if (outputs->backgroundSeconds() > 0)
-            std::cout << std::setprecision(2) << ", " << outputs->backgroundSeconds() << " s inserting trajectories in the background ("
-                      << std::setprecision(1) << 100.0 * outputs->backgroundSeconds() / std::max(wall, 1e-9) << "%)";
+            std::cout << std::setprecision(2) << "; the trajectory database's worker used " << outputs->backgroundCpuSeconds()
+                      << " s of CPU (" << std::setprecision(1) << 100.0 * outputs->backgroundCpuSeconds() / std::max(wall, 1e-9)
+                      << "% of wall time) beside the simulation";
         std::cout << "\n";
         std::cout.unsetf(std::ios::floatfield);
         try {

@@ -43,7 +43,7 @@
 
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
-#include "io/background_thread.hpp"
+#include "io/thread_cpu_time.hpp"
 #include "sqlite_db.hpp"
 
 namespace ccrowd::io {
@@ -250,9 +250,12 @@ struct SqliteTrajectoryWriter::Impl {
     /// empty, or stays within kQueueRows with it).
     bool roomFor(long long n) const { return queue.empty() || queuedRows + n <= kQueueRows; }
 
-    /// Worker: on idle cores, takes queued frames until told to stop or a frame fails.
+    /// Worker: takes queued frames until told to stop or a frame fails. It
+    /// runs at the simulation's priority: its work (about a third of a
+    /// 50,000-agent step's) exceeds what the simulation leaves idle on 2
+    /// cores, and a lower class would only write while the simulation
+    /// waits for room in the queue, with one core idle.
     void run() {
-        runOnIdleCores();
         FrameData work;
         for (;;) {
             {

@@ -34,11 +34,8 @@
 /// writeFrame() validates and copies the frame (about 0.5 ms for 50,000
 /// agents) and returns while earlier frames are still being written; it
 /// waits only while the queue is full (1,000,000 agents, 20 frames of
-/// 50,000; one frame is always accepted). The worker runs in the idle
-/// scheduling class (background_thread.hpp): it writes on the cores the
-/// simulation leaves idle and does not slow its parallel loops; when the
-/// queue is full the simulation waits and the worker gets its core. The
-/// worker sorts each frame by id
+/// 50,000; one frame is always accepted), so the worker can fall behind
+/// during busy stretches and catch up later. The worker sorts each frame by id
 /// and inserts it with one "INSERT ... SELECT" from memory (about 25 ms of
 /// one core per 50,000-agent frame, see trajectory_sqlite.cpp). WAL journal,
 /// EXCLUSIVE locking (no -shm file), synchronous=OFF (the file is a

@@ -203,11 +203,13 @@ nlohmann::json RunOutputs::summary() const {
                     {"snapshots", w_->snapshots ? w_->snapshots->framesWritten() : 0},
                     {"trajectory_frames", w_->frames},
                     {"write_s", seconds_},
-                    {"background_write_s", backgroundSeconds()}};
+                    {"background_write_s", backgroundSeconds()},
+                    {"background_cpu_s", backgroundCpuSeconds()}};
     return j;
 }
 
 double RunOutputs::backgroundSeconds() const { return w_->sqlite ? w_->sqlite->workerSeconds() : 0.0; }
+double RunOutputs::backgroundCpuSeconds() const { return w_->sqlite ? w_->sqlite->workerCpuSeconds() : 0.0; }
 
 std::vector<std::string> RunOutputs::files() const {
     std::vector<std::string> f;

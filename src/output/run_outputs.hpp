@@ -74,6 +74,8 @@ public:
     /// Wall time the trajectory database's background thread spent
     /// inserting (runs alongside the simulation, competing for cores). [Units: s]
     double backgroundSeconds() const;
+    /// CPU time of that background thread. [Units: s]
+    double backgroundCpuSeconds() const;
     /// Files written so far, relative to the output directory, for people.
     std::vector<std::string> files() const;
 
