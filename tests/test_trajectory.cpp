@@ -181,17 +181,18 @@ TEST_F(TrajectoryTest, SqliteHasJuPedSimTablesWithExactColumns) {
     writeAll(w, sampleFrames());
     w.close();
     Db db(p);
-    // JuPedSim's six columns first, then ccrowd's three.
+    // JuPedSim's six columns first, then ccrowd's speed.
     EXPECT_EQ(columns(db, "trajectory_data"),
               (std::vector<std::string>{"frame|INTEGER|1", "id|INTEGER|1", "pos_x|REAL|1", "pos_y|REAL|1",
-                                        "ori_x|REAL|1", "ori_y|REAL|1", "group_id|INTEGER|1", "vel_x|REAL|1",
-                                        "vel_y|REAL|1"}));
+                                        "ori_x|REAL|1", "ori_y|REAL|1", "speed|REAL|1"}));
     EXPECT_EQ(columns(db, "metadata"), (std::vector<std::string>{"key|TEXT|1", "value|TEXT|1"}));
     EXPECT_EQ(columns(db, "geometry"), (std::vector<std::string>{"hash|INTEGER|1", "wkt|TEXT|1"}));
     EXPECT_EQ(columns(db, "frame_data"), (std::vector<std::string>{"frame|INTEGER|1", "geometry_hash|INTEGER|1"}));
     EXPECT_EQ(columns(db, "group_names"), (std::vector<std::string>{"group_id|INTEGER|0", "name|TEXT|1"}));
+    EXPECT_EQ(columns(db, "agent_groups"), (std::vector<std::string>{"id|INTEGER|0", "group_id|INTEGER|1"}));
     EXPECT_EQ(db.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
-              (std::vector<std::string>{"frame_data", "geometry", "group_names", "metadata", "trajectory_data"}));
+              (std::vector<std::string>{"agent_groups", "frame_data", "geometry", "group_names", "metadata",
+                                        "trajectory_data"}));
     // trajectory_data is keyed by (frame, id) in its own b-tree (no rowid, no separate index).
     EXPECT_EQ(db.rows("SELECT name, pk FROM pragma_table_info('trajectory_data') WHERE pk > 0 ORDER BY pk"),
               (std::vector<std::string>{"frame|1", "id|2"}));
@@ -232,9 +233,14 @@ TEST_F(TrajectoryTest, SqliteRowsAndValuesMatchTheFrames) {
             const std::string key = " WHERE frame = " + std::to_string(f.number) + " AND id = " + std::to_string(f.id[k]);
             EXPECT_EQ(db.number("SELECT pos_x FROM trajectory_data" + key), static_cast<double>(f.x[k])) << key;
             EXPECT_EQ(db.number("SELECT pos_y FROM trajectory_data" + key), static_cast<double>(f.y[k])) << key;
-            EXPECT_EQ(db.number("SELECT vel_x FROM trajectory_data" + key), static_cast<double>(f.vx[k])) << key;
-            EXPECT_EQ(db.number("SELECT vel_y FROM trajectory_data" + key), static_cast<double>(f.vy[k])) << key;
-            EXPECT_EQ(db.one("SELECT group_id FROM trajectory_data" + key), std::to_string(f.group[k])) << key;
+            // velocity = speed * ori, to float rounding; the group through agent_groups
+            const double speed = std::hypot(static_cast<double>(f.vx[k]), static_cast<double>(f.vy[k]));
+            EXPECT_NEAR(db.number("SELECT speed FROM trajectory_data" + key), speed, 1e-6 * (1.0 + speed)) << key;
+            EXPECT_NEAR(db.number("SELECT speed * ori_x FROM trajectory_data" + key), f.vx[k], 1e-6) << key;
+            EXPECT_NEAR(db.number("SELECT speed * ori_y FROM trajectory_data" + key), f.vy[k], 1e-6) << key;
+            EXPECT_EQ(db.one("SELECT group_id FROM trajectory_data JOIN agent_groups USING (id)" + key),
+                      std::to_string(f.group[k]))
+                << key;
         }
     }
     // Orientation: velocity direction; kept while at rest; (1, 0) before any move.
@@ -384,7 +390,7 @@ TEST_F(TrajectoryTest, SqliteSparseIdsManyFramesAndLateGroupNames) {
               "-5 7 1000000 2000000000");
     // Each agent's values stay with its id through the reordering.
     EXPECT_EQ(db.one("SELECT group_concat(printf('%d:%d:%.2f', id, group_id, pos_x), ' ') FROM trajectory_data "
-                     "WHERE frame = 7"),
+                     "JOIN agent_groups USING (id) WHERE frame = 7"),
               "-5:1:1.01 7:0:1.02 1000000:1:1.03 2000000000:0:1.00");
     // Orientation kept after stopping, for an id beyond the dense heading table.
     EXPECT_EQ(db.one("SELECT printf('%.4f %.4f', ori_x, ori_y) FROM trajectory_data WHERE frame = 150 AND id = "
@@ -470,6 +476,42 @@ TEST_F(TrajectoryTest, SqliteErrorInAQueuedFrameStopsTheWriter) {
     EXPECT_TRUE(threw) << "a repeated id in a queued frame was not reported";
     EXPECT_FALSE(fs::exists(p));
     expectNoSideFiles(p);
+}
+
+TEST_F(TrajectoryTest, SqliteGroupOfAnIdIsWrittenOnceAndMayNotChange) {
+    const std::string p = path("traj.sqlite");
+    // Agents 1 and 2 in frames 0-2, agent 3 joins in frame 1: one agent_groups row each.
+    {
+        io::SqliteTrajectoryWriter w(p, 20.0, kSquareWkt);
+        for (long long fr = 0; fr < 3; ++fr) {
+            Frame f;
+            f.add(2, 1, 1.f, 1.f, 0.f, 0.f);
+            f.add(1, 0, 2.f, 1.f, 0.f, 0.f);
+            if (fr > 0) f.add(3, 2, 3.f, 1.f, 0.f, 0.f);
+            w.writeFrame(fr, f.n(), f.id.data(), f.group.data(), f.x.data(), f.y.data(), f.vx.data(), f.vy.data());
+        }
+        w.close();
+        Db db(p);
+        EXPECT_EQ(db.rows("SELECT id, group_id FROM agent_groups ORDER BY id"),
+                  (std::vector<std::string>{"1|0", "2|1", "3|2"}));
+    }
+    // Agent 1 switching from group 0 to group 1 is an error naming the frame and id.
+    bool threw = false;
+    try {
+        io::SqliteTrajectoryWriter w(p, 20.0, kSquareWkt);
+        for (long long fr = 0; fr < 3; ++fr) {
+            Frame f;
+            f.add(1, fr < 2 ? 0 : 1, 2.f, 1.f, 0.f, 0.f);
+            w.writeFrame(fr, f.n(), f.id.data(), f.group.data(), f.x.data(), f.y.data(), f.vx.data(), f.vy.data());
+        }
+        w.close();
+    } catch (const InputError& e) {
+        threw = true;
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("frame 2"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("agent id 1 has group 1, earlier 0"), std::string::npos) << msg;
+    }
+    EXPECT_TRUE(threw) << "an agent changing group was not reported";
 }
 
 TEST_F(TrajectoryTest, SqliteFullDiskIsAnErrorNamingThePath) {

@@ -5,21 +5,22 @@
 /// load_walkable_area_from_jupedsim_sqlite (PedPy reads versions 1 and 2;
 /// version 3, which dropped ori_x/ori_y, is not read by PedPy 1.5).
 ///
-/// Tables (JuPedSim 1.x's version 2, with ccrowd's columns appended to
-/// trajectory_data; readers select columns by name, so PedPy 1.5 ("select
-/// frame, id, pos_x, pos_y from trajectory_data") and JuPedSim's Recording
-/// ("SELECT id, pos_x, pos_y, ori_x, ori_y ... WHERE frame == ?") read it):
+/// Tables (JuPedSim 1.x's version 2, with ccrowd's speed column appended to
+/// trajectory_data and two tables of its own; readers select columns by
+/// name, so PedPy 1.5 ("select frame, id, pos_x, pos_y from
+/// trajectory_data") and JuPedSim's Recording ("SELECT id, pos_x, pos_y,
+/// ori_x, ori_y ... WHERE frame == ?") read it):
 /// - trajectory_data(frame INTEGER, id INTEGER, pos_x REAL, pos_y REAL,
-///   ori_x REAL, ori_y REAL, group_id INTEGER, vel_x REAL, vel_y REAL), all
-///   NOT NULL, PRIMARY KEY (frame, id), WITHOUT ROWID: the table is its own
+///   ori_x REAL, ori_y REAL, speed REAL), all NOT NULL, PRIMARY KEY
+///   (frame, id), WITHOUT ROWID: the table is its own
 ///   (frame, id) index (JuPedSim's separate frame_id_idx is not needed;
 ///   "WHERE frame = ? ORDER BY id" is a range scan of the key) and rows are
 ///   stored in (frame, id) order whatever order writeFrame() got them in.
 ///   One row per agent and written frame.
 ///   pos [Units: m]; ori = unit direction of the velocity (the last
 ///   direction while at rest, (1, 0) before the agent ever moved);
-///   group_id = the agent's group index (names in group_names);
-///   vel [Units: m/s].
+///   speed = length of the velocity [Units: m/s], so the velocity is
+///   speed * (ori_x, ori_y).
 /// - metadata(key TEXT NOT NULL UNIQUE PRIMARY KEY, value TEXT NOT NULL):
 ///   version = "2", fps [Units: 1/s], xmin/xmax/ymin/ymax (bounds of the
 ///   geometry) [Units: m], generator = "ccrowd <version>".
@@ -27,8 +28,11 @@
 ///   hash: one row, the walkable area as WKT (see walkable_wkt.hpp).
 /// - frame_data(frame INTEGER NOT NULL, geometry_hash INTEGER NOT NULL):
 ///   one row per written frame.
+/// - agent_groups(id INTEGER PRIMARY KEY, group_id INTEGER NOT NULL)
+///   (ccrowd's): each agent's group index, one row per id (an agent keeps
+///   its group; "JOIN agent_groups USING (id)" adds it to trajectory rows).
 /// - group_names(group_id INTEGER PRIMARY KEY, name TEXT NOT NULL) (ccrowd's).
-/// About 75 bytes per trajectory_data row: 3.8 MB per 50,000-agent frame.
+/// About 60 bytes per trajectory_data row: 3 MB per 50,000-agent frame.
 ///
 /// Writing: on a background thread that owns the connection until close():
 /// writeFrame() validates and copies the frame (about 0.5 ms for 50,000
@@ -36,14 +40,14 @@
 /// waits only while the queue is full (1,000,000 agents, 20 frames of
 /// 50,000; one frame is always accepted), so the worker can fall behind
 /// during busy stretches and catch up later. The worker sorts each frame by id
-/// and inserts it with one "INSERT ... SELECT" from memory (about 25 ms of
+/// and inserts it with one "INSERT ... SELECT" from memory (about 21 ms of
 /// one core per 50,000-agent frame, see trajectory_sqlite.cpp). WAL journal,
 /// EXCLUSIVE locking (no -shm file), synchronous=OFF (the file is a
 /// temporary one until close(), so a crash needs no durability), 64 KiB
 /// pages, a 64 MiB page cache, transactions of several frames (committed
 /// after 500,000 rows or 0.5 s), WAL checkpoints every 32 MiB.
-/// An SQLite error of a frame, or a repeated id in it, is thrown by the next
-/// writeFrame() or close().
+/// An SQLite error of a frame, a repeated id in it, or an id whose group
+/// changed, is thrown by a later writeFrame() or by close().
 /// The file is written as "<path>.tmp" and renamed to @p path by close(),
 /// after a checkpoint and a switch back to the rollback journal, so no -wal
 /// or -shm file remains and readers need no write access. Destroying the
@@ -89,7 +93,8 @@ public:
     /// @param id     Agent ids. [Limit: unique within the frame; checked by
     ///               the worker: a repeated id is an InputError naming the
     ///               frame and id, thrown by the next writeFrame() or close()]
-    /// @param group  Group index per agent.
+    /// @param group  Group index per agent. [Limit: the same for an id in
+    ///               every frame; checked by the worker like repeated ids]
     /// @param x,y    Positions. [Units: m] [Limit: finite]
     /// @param vx,vy  Velocities. [Units: m/s] [Limit: finite]
     /// Throws InputError for a bad frame number, n < 0 or a non-finite value
