@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -187,7 +188,7 @@ TEST_F(RunOutputsTest, CliRejectsBadOutputArgumentsNamingThem) {
     };
     for (const Case& c : cases) {
         std::string out;
-        EXPECT_NE(runCli("run " + scene + " --steps 2 --quiet " + c.args, &out), 0) << c.args;
+        EXPECT_EQ(runCli("run " + scene + " --steps 2 --quiet " + c.args, &out), 2) << c.args;
         EXPECT_NE(out.find(c.expect), std::string::npos) << c.args << "\n" << out;
     }
     // nothing was started: no output directory holds a file
@@ -196,6 +197,63 @@ TEST_F(RunOutputsTest, CliRejectsBadOutputArgumentsNamingThem) {
             EXPECT_TRUE(fs::is_empty(path(d))) << d;
         }
     }
+}
+
+TEST_F(RunOutputsTest, CliBadArgumentsExitTwoAndHelpExitsZero) {
+    // Parse errors (CLI11's checks) and InputErrors alike exit 2, naming the option.
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {"run --threads -1", "--threads"},
+        {"run --no-such-option", "--no-such-option"},
+        {"bench outputs --duration -1", "--duration"},
+        {"bench outputs --repeat 0", "--repeat"},
+        {"bench outputs --trajectory-every -3", "--trajectory-every"},
+        {"bench outputs --format xml", "--format"},
+        {"bench outputs " + path("missing.json"), "missing.json"},
+    };
+    for (const auto& [args, expect] : bad) {
+        std::string out;
+        EXPECT_EQ(runCli(args, &out), 2) << args << "\n" << out;
+        EXPECT_NE(out.find(expect), std::string::npos) << args << "\n" << out;
+    }
+    std::string out;
+    EXPECT_EQ(runCli("run --help", &out), 0) << out;
+    EXPECT_NE(out.find("--trajectory-every"), std::string::npos) << out;
+    EXPECT_EQ(runCli("--version", &out), 0) << out;
+}
+
+TEST_F(RunOutputsTest, BenchOutputsReportsPairedRunsAndEmptiesItsDirectory) {
+    // Two pairs of 1 s runs of a small scene, CSV: one header and one row.
+    const std::string dir = path("bench");
+    std::string out;
+    ASSERT_EQ(runCli("bench outputs " + scenePath("seed003_two_groups") + " --duration 1 --repeat 2 --threads 1 --format csv --dir " + dir,
+                     &out),
+              0)
+        << out;
+    std::istringstream lines(out);
+    std::string line, header, row;
+    while (std::getline(lines, line)) {
+        if (line.rfind("scene,", 0) == 0) header = line;
+        else if (!header.empty() && row.empty()) row = line;
+    }
+    ASSERT_FALSE(header.empty()) << out;
+    std::vector<std::string> names, values;
+    for (std::istringstream h(header); std::getline(h, line, ',');) names.push_back(line);
+    for (std::istringstream r(row); std::getline(r, line, ',');) values.push_back(line);
+    ASSERT_EQ(values.size(), names.size()) << out;
+    auto value = [&](const std::string& name) {
+        const auto it = std::find(names.begin(), names.end(), name);
+        EXPECT_NE(it, names.end()) << name;
+        return it == names.end() ? std::string() : values[static_cast<std::size_t>(it - names.begin())];
+    };
+    // 1 s at the scene's dt, both runs with wall times; the outputs were written and then removed.
+    EXPECT_EQ(value("steps"), "20");
+    EXPECT_EQ(value("repeat"), "2");
+    EXPECT_GT(std::stod(value("wall_s_without")), 0.0);
+    EXPECT_GT(std::stod(value("wall_s_with")), 0.0);
+    EXPECT_GT(std::stod(value("outputs_mib")), 0.0);
+    EXPECT_GT(std::stod(value("overhead_median")), -1.0);
+    EXPECT_TRUE(fs::is_directory(dir));
+    EXPECT_TRUE(fs::is_empty(dir));
 }
 
 TEST_F(RunOutputsTest, CliRefusesANonEmptyOutputDirectoryWithoutForce) {

@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // --help and --version exit 0; any other parse error is bad input: exit 2, like InputError
+        const int rc = app.exit(e);
+        return rc == 0 ? 0 : 2;
     }
     try {
         return commands.run();
