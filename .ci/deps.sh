@@ -25,6 +25,8 @@ if [ "${CCROWD_NO_VIEWER:-0}" != 1 ]; then
 fi
 # The test command also fuzzes the scene loader with clang's libFuzzer.
 CCROWD_FUZZ_PACKAGES=(clang libclang-rt-14-dev libomp-14-dev)
+# ... and makes a Python environment with NumPy and PedPy for the tests that read files with them.
+CCROWD_TEST_PACKAGES=(python3-venv)
 
 ccrowd_install_deps() {
   local missing=()
@@ -50,4 +52,16 @@ ccrowd_find_nvcc() {
   if command -v nvcc >/dev/null; then command -v nvcc; return 0; fi
   if [ -x /usr/local/cuda/bin/nvcc ]; then echo /usr/local/cuda/bin/nvcc; return 0; fi
   return 1
+}
+
+# A Python virtual environment at $1 with NumPy and PedPy (and shapely, which
+# PedPy brings), for the tests that read ccrowd's files with them; the
+# product itself needs no Python. Reuses an existing one; returns 1 when it
+# cannot be made (no venv module, no network).
+ccrowd_python_env() {
+  local dir=$1
+  if [ -x "$dir/bin/python3" ] && "$dir/bin/python3" -c 'import numpy, pedpy' 2>/dev/null; then return 0; fi
+  python3 -m venv "$dir" >/dev/null 2>&1 || return 1
+  timeout 600 "$dir/bin/pip" install -q --disable-pip-version-check pedpy numpy >/dev/null 2>&1 || return 1
+  "$dir/bin/python3" -c 'import numpy, pedpy' 2>/dev/null
 }

@@ -13,16 +13,13 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -636,74 +633,6 @@ TEST_F(TrajectoryTest, PedPyLoadsBothFormats) {
     ASSERT_EQ(rc, 0) << out;
     // 8 rows at 20 fps; walkable area 80 - 4 m^2, valid; same rows from the text file.
     EXPECT_EQ(out, "8 20.0 76.0 True 8 20.0 [0, 1, 5]\n");
-}
-
-TEST_F(TrajectoryTest, TimingOfOneFrameOf50000Agents) {
-    // Prints the times per frame (issue 4: writing must keep up); asserts only the row counts and files.
-    constexpr int kAgents = 50000, kFrames = 5;
-    // Agents in a fixed shuffled id order, as the simulator's cell sort leaves them; and in id order.
-    std::vector<int> perm(kAgents);
-    for (int i = 0; i < kAgents; ++i) perm[static_cast<std::size_t>(i)] = i;
-    std::shuffle(perm.begin(), perm.end(), std::mt19937(12345));
-    Frame shuffled, sorted;
-    for (int i : perm) shuffled.add(i, i % 4, 0.003f * i, 0.002f * i, 1.1f, -0.3f);
-    for (int i = 0; i < kAgents; ++i) sorted.add(i, i % 4, 0.003f * i, 0.002f * i, 1.1f, -0.3f);
-    using Clock = std::chrono::steady_clock;
-    auto ms = [](Clock::duration d) { return 1e3 * std::chrono::duration<double>(d).count(); };
-    auto write = [&](io::SqliteTrajectoryWriter& w, const Frame& f, long long fr) {
-        w.writeFrame(fr, kAgents, f.id.data(), f.group.data(), f.x.data(), f.y.data(), f.vx.data(), f.vy.data());
-    };
-    // Throughput: frames back to back, close() included (waits for the worker, checkpoints).
-    auto throughput = [&](const Frame& f, const std::string& file, double& mbPerFrame) {
-        io::SqliteTrajectoryWriter w(file, 20.0, kSquareWkt);
-        const auto t0 = Clock::now();
-        for (long long fr = 0; fr < kFrames; ++fr) write(w, f, fr);
-        w.close();
-        const double perFrame = ms(Clock::now() - t0) / kFrames;
-        EXPECT_EQ(w.rows(), static_cast<long long>(kAgents) * kFrames);
-        EXPECT_TRUE(fs::exists(file));
-        mbPerFrame = fs::exists(file) ? static_cast<double>(fs::file_size(file)) / 1e6 / kFrames : 0.0;
-        return perFrame;
-    };
-    double mbShuffled = 0, mbSorted = 0;
-    const double sqliteShuffled = throughput(shuffled, path("big.sqlite"), mbShuffled);
-    const double sqliteSorted = throughput(sorted, path("big_sorted.sqlite"), mbSorted);
-    {
-        Db db(path("big.sqlite"));
-        EXPECT_EQ(db.one("SELECT COUNT(*) FROM trajectory_data WHERE frame = 4"), std::to_string(kAgents));
-    }
-    // Caller's cost: writeFrame() with the worker idle, as after a 70 ms simulation step.
-    double sqliteCaller = 0;
-    {
-        io::SqliteTrajectoryWriter w(path("big2.sqlite"), 20.0, kSquareWkt);
-        for (long long fr = 0; fr < kFrames; ++fr) {
-            const auto t0 = Clock::now();
-            write(w, shuffled, fr);
-            sqliteCaller += ms(Clock::now() - t0) / kFrames;
-            std::this_thread::sleep_for(std::chrono::milliseconds(70));
-        }
-        w.close();
-    }
-    double text = 0;
-    {
-        io::TextTrajectoryWriter w(path("big.txt"), 20.0);
-        const auto t0 = Clock::now();
-        for (long long fr = 0; fr < kFrames; ++fr)
-            w.writeFrame(fr, kAgents, shuffled.id.data(), shuffled.x.data(), shuffled.y.data());
-        w.close();
-        text = ms(Clock::now() - t0) / kFrames;
-        EXPECT_EQ(w.rows(), static_cast<long long>(kAgents) * kFrames);
-    }
-    std::printf("[ timing   ] one frame of 50,000 agents: SQLite %.1f ms of background work with ids shuffled, "
-                "%.1f ms with ids in order (back to back, close included), %.2f ms in the caller's writeFrame; "
-                "%.2f MB per frame in the file; text %.1f ms\n",
-                sqliteShuffled, sqliteSorted, sqliteCaller, mbShuffled, text);
-    RecordProperty("sqlite_ms_per_frame", std::to_string(sqliteShuffled));
-    RecordProperty("sqlite_sorted_ids_ms_per_frame", std::to_string(sqliteSorted));
-    RecordProperty("sqlite_caller_ms_per_frame", std::to_string(sqliteCaller));
-    RecordProperty("sqlite_mb_per_frame", std::to_string(mbShuffled));
-    RecordProperty("sqlite_sorted_ids_mb_per_frame", std::to_string(mbSorted));
-    RecordProperty("text_ms_per_frame", std::to_string(text));
 }
 
 }  // namespace
