@@ -339,6 +339,7 @@ TEST_F(TrajectoryTest, SqliteRejectsBadArguments) {
     EXPECT_THROW(io::SqliteTrajectoryWriter(p, 0.0, kSquareWkt), InputError);
     EXPECT_THROW(io::SqliteTrajectoryWriter(p, std::nan(""), kSquareWkt), InputError);
     EXPECT_THROW(io::SqliteTrajectoryWriter(p, 20.0, ""), InputError);
+    EXPECT_THROW(io::SqliteTrajectoryWriter(p, 20.0, kSquareWkt, 0), InputError);
     io::SqliteTrajectoryWriter w(p, 20.0, kSquareWkt);
     const int id[] = {7};
     const int group[] = {0};
@@ -423,12 +424,12 @@ TEST_F(TrajectoryTest, SqliteRepeatedIdIsAnErrorNamingIt) {
 
 TEST_F(TrajectoryTest, SqliteQueueFullOfFramesKeepsEveryFrameInOrder) {
     const std::string p = path("traj.sqlite");
-    // 26 frames of 50,000 agents (1.3M rows) are more than the worker's queue
-    // holds (1M): writeFrame() waits for room, and every frame still arrives.
-    constexpr int kAgents = 50000, kFrames = 26;
+    // 26 frames of 5,000 agents through a queue of 12,000 agents (two
+    // frames): writeFrame() waits for room, and every frame still arrives.
+    constexpr int kAgents = 5000, kFrames = 26;
     Frame f;
     for (int i = 0; i < kAgents; ++i) f.add(kAgents - 1 - i, i % 4, 0.001f * i, 1.f, 0.5f, 0.f);
-    io::SqliteTrajectoryWriter w(p, 20.0, kSquareWkt);
+    io::SqliteTrajectoryWriter w(p, 20.0, kSquareWkt, 12000);
     for (long long fr = 0; fr < kFrames; ++fr) {
         // Each frame's x carries its number, to check that no frame is swapped or lost.
         for (int i = 0; i < kAgents; ++i) f.x[static_cast<std::size_t>(i)] = static_cast<float>(fr) + 1e-5f * static_cast<float>(i);
@@ -441,10 +442,10 @@ TEST_F(TrajectoryTest, SqliteQueueFullOfFramesKeepsEveryFrameInOrder) {
     EXPECT_EQ(db.one("SELECT COUNT(*) FROM frame_data"), std::to_string(kFrames));
     // Per frame: every agent once, x within the frame's band.
     EXPECT_EQ(db.one("SELECT COUNT(*) FROM (SELECT frame, COUNT(DISTINCT id) AS n, MIN(pos_x) AS lo, MAX(pos_x) AS hi "
-                     "FROM trajectory_data GROUP BY frame) WHERE n = 50000 AND lo >= frame AND hi < frame + 1"),
+                     "FROM trajectory_data GROUP BY frame) WHERE n = 5000 AND lo >= frame AND hi < frame + 1"),
               std::to_string(kFrames));
     // Agent 0 came last in every frame's arrays.
-    EXPECT_EQ(db.one("SELECT printf('%.5f', pos_x) FROM trajectory_data WHERE frame = 25 AND id = 0"), "25.49999");
+    EXPECT_EQ(db.one("SELECT printf('%.5f', pos_x) FROM trajectory_data WHERE frame = 25 AND id = 0"), "25.04999");
 }
 
 TEST_F(TrajectoryTest, SqliteErrorInAQueuedFrameStopsTheWriter) {

@@ -46,7 +46,7 @@
 
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
-#include "io/thread_cpu_time.hpp"
+#include "io/background_thread.hpp"
 #include "sqlite_db.hpp"
 
 namespace ccrowd::io {
@@ -66,10 +66,6 @@ constexpr const char* kCheckpointPages = "512";
 constexpr long long kTxRows = 500000;
 /// ... or is this old. [Units: s]
 constexpr double kTxSeconds = 0.5;
-/// Agents queued for the worker at most (about 24 bytes each, 24 MB): room
-/// for 20 frames of 50,000 agents, so the worker can fall behind during the
-/// simulation's busy stretches and catch up in its idle ones.
-constexpr long long kQueueRows = 1000000;
 
 /// Name of the in-memory row source the frame INSERT reads.
 constexpr const char* kRowSourceName = "ccrowd_frame_rows";
@@ -245,6 +241,7 @@ struct SqliteTrajectoryWriter::Impl {
     std::deque<FrameData> queue;   ///< Frames waiting for the worker, oldest first.
     std::vector<FrameData> spare;  ///< Written frames' buffers, reused by writeFrame.
     long long queuedRows = 0;      ///< Agents in @c queue.
+    long long queueRows = kTrajectoryQueueRows;  ///< Capacity of @c queue in agents.
     bool busy = false;             ///< The worker is writing a frame taken from the queue.
     bool stop = false;             ///< The worker is to exit.
     std::exception_ptr error;      ///< First failure of the worker.
@@ -255,15 +252,17 @@ struct SqliteTrajectoryWriter::Impl {
     std::atomic<long long> workerCpuNs{0};  ///< Worker CPU time spent inserting.
 
     /// True when a frame of @p n agents may join the queue (the queue is
-    /// empty, or stays within kQueueRows with it).
-    bool roomFor(long long n) const { return queue.empty() || queuedRows + n <= kQueueRows; }
+    /// empty, or stays within queueRows with it).
+    bool roomFor(long long n) const { return queue.empty() || queuedRows + n <= queueRows; }
 
     /// Worker: takes queued frames until told to stop or a frame fails. It
-    /// runs at the simulation's priority: its work (about a third of a
-    /// 50,000-agent step's) exceeds what the simulation leaves idle on 2
-    /// cores, and a lower class would only write while the simulation
-    /// waits for room in the queue, with one core idle.
+    /// runs on idle cores only: at the simulation's priority it would take
+    /// time slices from the simulation's threads in the middle of their
+    /// parallel loops, and every loop would wait for its preempted thread
+    /// (measured on 2 cores: +44% wall time against about +30% idle-class,
+    /// where the simulation waits for room in the queue instead).
     void run() {
+        runOnIdleCores();
         FrameData work;
         for (;;) {
             {
@@ -430,7 +429,8 @@ struct SqliteTrajectoryWriter::Impl {
     }
 };
 
-SqliteTrajectoryWriter::SqliteTrajectoryWriter(std::string path, double fps, const std::string& geometryWkt)
+SqliteTrajectoryWriter::SqliteTrajectoryWriter(std::string path, double fps, const std::string& geometryWkt,
+                                               long long queueRows)
     : impl_(std::make_unique<Impl>()) {
     Impl& m = *impl_;
     m.path = std::move(path);
@@ -439,6 +439,10 @@ SqliteTrajectoryWriter::SqliteTrajectoryWriter(std::string path, double fps, con
     if (!std::isfinite(fps) || fps <= 0)
         throw InputError("trajectory database '" + m.path + "': " +
                          fieldMessage("fps", numberText(fps), "not a positive frame rate", "finite, > 0"));
+    if (queueRows < 1)
+        throw InputError("trajectory database '" + m.path + "': " +
+                         fieldMessage("queueRows", std::to_string(queueRows), "no room for a frame", ">= 1"));
+    m.queueRows = queueRows;
     if (geometryWkt.empty())
         throw InputError("trajectory database '" + m.path + "': the walkable-area WKT is empty (allowed: a WKT geometry)");
     // A stale temporary database (and its journal) from a killed run goes first.

@@ -37,9 +37,12 @@
 /// Writing: on a background thread that owns the connection until close():
 /// writeFrame() validates and copies the frame (about 0.5 ms for 50,000
 /// agents) and returns while earlier frames are still being written; it
-/// waits only while the queue is full (1,000,000 agents, 20 frames of
-/// 50,000; one frame is always accepted), so the worker can fall behind
-/// during busy stretches and catch up later. The worker sorts each frame by id
+/// waits only while the queue is full (kTrajectoryQueueRows agents by
+/// default; one frame is always accepted), so the worker can fall behind
+/// during busy stretches and catch up later. The worker runs on idle cores
+/// only (background_thread.hpp): it does not take time slices from the
+/// simulation's threads, and when it falls a whole queue behind the
+/// simulation waits for it. The worker sorts each frame by id
 /// and inserts it with one "INSERT ... SELECT" from memory (about 21 ms of
 /// one core per 50,000-agent frame, see trajectory_sqlite.cpp). WAL journal,
 /// EXCLUSIVE locking (no -shm file), synchronous=OFF (the file is a
@@ -67,16 +70,24 @@ namespace ccrowd::io {
 /// JuPedSim trajectory database format version written.
 constexpr int kJuPedSimDbVersion = 2;
 
+/// Agents the writer holds for its worker by default (about 24 bytes each,
+/// 24 MB): 20 frames of 50,000 agents.
+constexpr long long kTrajectoryQueueRows = 1000000;
+
 /// Streams frames of agents into a JuPedSim version-2 SQLite database.
 class SqliteTrajectoryWriter {
 public:
     /// Creates "<path>.tmp" (replacing a stale one) with the tables above.
     /// @param fps          Frames per second of the frame numbers passed to writeFrame. [Units: 1/s] [Limit: finite, > 0]
     /// @param geometryWkt  Walkable area as WKT. [Limit: non-empty]
+    /// @param queueRows    Agents of the frames waiting for the worker at
+    ///                     most; a frame that does not fit waits (one frame
+    ///                     is always accepted). [Limit: >= 1]
     /// Throws InputError for a bad fps or WKT, or when the file cannot be
     /// created (missing directory, no permission), naming @p path; Error
     /// for any other SQLite failure, naming @p path and SQLite's message.
-    SqliteTrajectoryWriter(std::string path, double fps, const std::string& geometryWkt);
+    SqliteTrajectoryWriter(std::string path, double fps, const std::string& geometryWkt,
+                           long long queueRows = kTrajectoryQueueRows);
     /// Without close(): discards the temporary files (see file comment).
     ~SqliteTrajectoryWriter();
     SqliteTrajectoryWriter(const SqliteTrajectoryWriter&) = delete;
