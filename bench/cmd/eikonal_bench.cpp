@@ -16,6 +16,7 @@
 #include "cmd/int_list.hpp"
 #include "cmd/skfmm_bridge.hpp"
 #include "plot/loglog.hpp"
+#include "cmd/median.hpp"
 
 namespace ccrowd::bench {
 
@@ -26,12 +27,6 @@ std::vector<int> parseSizes(const std::string& text, const std::string& field) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /// Max |a - b| where both are finite; +inf when one is finite and the other not.
 double maxAbsDiff(const Field<float>& a, const Field<float>& b) {

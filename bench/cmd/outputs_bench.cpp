@@ -16,6 +16,7 @@
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
 #include "output/run_outputs.hpp"
+#include "cmd/median.hpp"
 
 namespace ccrowd::bench {
 
@@ -31,11 +32,6 @@ struct RunTimes {
     long long steps = 0;
     double bytes = 0.0;       ///< Size of the outputs. [Units: B]
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
-}
 
 double directoryBytes(const fs::path& dir) {
     double total = 0.0;

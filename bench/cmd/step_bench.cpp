@@ -13,6 +13,7 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "cmd/median.hpp"
 
 namespace ccrowd::bench {
 
@@ -50,11 +51,6 @@ Scene syntheticScene(int agents, int n, int groups) {
     s.params.d_min = 0.3f;
     s.params.duration = 1e9;
     return s;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
 }
 
 double peakRssMiB() {
