@@ -25,7 +25,6 @@ struct OverlayRequest {
     Overlay overlay = Overlay::None;
     int field = 0;  ///< Potential field of Overlay::Potential. [Limit: 0..fieldCount-1]
     bool operator==(const OverlayRequest& o) const { return overlay == o.overlay && field == o.field; }
-    bool operator!=(const OverlayRequest& o) const { return !(*this == o); }
 };
 
 class PublishedState {
@@ -42,7 +41,8 @@ public:
     /// field @p sim does not have.
     /// @param stepped True after a step (the last publication becomes the
     ///        previous one); false to publish the same step again (an
-    ///        overlay change), keeping the previous positions.
+    ///        overlay change), keeping the previous positions. The first
+    ///        publication always counts as a step (previous = now).
     void publish(const Simulation& sim, const OverlayRequest& overlay, bool stepped);
     /// The agent part of publish(), from views on the side of exec().
     /// @param idEnd     One past the largest id in @p a. [Limit: > every id]
