@@ -201,6 +201,8 @@ int viewScene(const ViewOptions& o) {
         ps.sim_time = stats.time;
         ps.agent_draw_calls = renderer->agentDrawCalls();
         ps.stage_ms = stats.stage_ms;
+        ps.step_ms = stats.step_ms;
+        ps.sync_ms = renderer->lastSyncMs();
         panel.draw(ps);
         if (!Panel::available() && frames % 30 == 0) {
             std::ostringstream t;
