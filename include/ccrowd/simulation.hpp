@@ -20,6 +20,10 @@
 
 namespace ccrowd {
 
+namespace sim {
+struct SimAccess;
+}  // namespace sim
+
 /// The stages of a step, in order.
 enum class Stage : int {
     ActiveBox, Splat, Speed, Cost, Potential, DesiredVelocity, Pressure, Agents, Separate, ExitSpawn, Count
@@ -133,6 +137,7 @@ public:
     std::size_t gridBytes() const;
 
 private:
+    friend struct sim::SimAccess;  ///< The viewer's views of the arrays on the simulation's side (src/sim/sim_views.hpp).
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

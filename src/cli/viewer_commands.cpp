@@ -95,8 +95,8 @@ void addViewerCommands(CLI::App& app, Commands& commands) {
     render->add_option("--every", r->every, "Simulation steps between frames")->check(CLI::Range(1, 1000000000))->capture_default_str();
     render->add_option("--out", r->out, "Output directory (created if missing; required unless --bench-agents)");
     render->add_option("--bench-agents", r->bench_agents,
-                       "Render benchmark instead: mean frame time (instance upload + one instanced draw, glFinish) for "
-                       "these agent counts, e.g. 10000,100000,1000000; CSV on stdout")
+                       "Render benchmark instead: mean time of a step's publication and of a frame (instance records "
+                       "written into the mapped buffer + one instanced draw, glFinish) for these agent counts, e.g. 10000,100000,1000000; CSV on stdout")
         ->delimiter(',')
         ->check(CLI::Range(1LL, 10000000LL));
     render->add_option("--size", "Image size WIDTHxHEIGHT in pixels (default 960x720)")

@@ -31,14 +31,17 @@ void AgentStore::add(float x, float y, float vmax, int group) {
     vmax_.vector().push_back(vmax);
     field_.vector().push_back(table_.fieldOf.at(static_cast<std::size_t>(group)).at(0));
     id_.vector().push_back(nextId_++);
+    deviceCurrent_ = false;
 }
 
 AgentViews AgentStore::views(const Exec& ex) {
     AgentViews v;
     v.n = size();
-    if (ex.backend == Backend::Cuda) {
+    // CUDA: one upload per change of the host copy (a step and the viewer's publish share it)
+    if (ex.backend == Backend::Cuda && !deviceCurrent_) {
         for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->upload();
         for (Array<int>* a : {&field_, &id_}) a->upload();
+        deviceCurrent_ = true;
     }
     v.x = x_.view(ex); v.y = y_.view(ex);
     v.vx = vx_.view(ex); v.vy = vy_.view(ex);
@@ -53,6 +56,7 @@ void AgentStore::download(const Exec& ex) {
     // the splat stores the agents sorted by cell: every array changed
     for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->download();
     for (Array<int>* a : {&field_, &id_}) a->download();
+    deviceCurrent_ = true;
 }
 
 std::vector<int> AgentStore::fieldsInUse(int fieldCount) const {
@@ -91,6 +95,7 @@ std::vector<ExitEvent> AgentStore::advanceRoutes(const Scene& scene, const Scene
     }
     for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->resize(kept);
     for (Array<int>* a : {&field_, &id_}) a->resize(kept);
+    deviceCurrent_ = false;
     return left;
 }
 

@@ -47,7 +47,8 @@ public:
     int size() const { return x_.size(); }
     /// Appends an agent at rest on the first route step of @p group. [Units: m, m/s]
     void add(float x, float y, float vmax, int group);
-    /// Views on the side @p ex runs on (uploads the host arrays for CUDA).
+    /// Views on the side @p ex runs on (CUDA: uploads the host arrays unless
+    /// the device copy is already current).
     AgentViews views(const Exec& ex);
     /// Copies device arrays back to the host (CUDA backend; no-op on the CPU).
     void download(const Exec& ex);
@@ -65,12 +66,17 @@ public:
     const std::vector<float>& ys() const { return y_.vector(); }
     /// Bytes of per-agent storage held here.
     std::size_t bytesPerAgent() const;
+    /// One past the largest id given so far (ids are 0, 1, 2, ... in order of add()).
+    int idEnd() const { return nextId_; }
 
 private:
     FieldTable table_;
     Array<float> x_, y_, vx_, vy_, px_, py_, vmax_;
     Array<int> field_, id_;
     int nextId_ = 0;
+    /// CUDA: the device arrays equal the host arrays (set by views() and
+    /// download(), cleared by add() and advanceRoutes(), which change the host).
+    bool deviceCurrent_ = false;
 };
 
 }  // namespace ccrowd::sim

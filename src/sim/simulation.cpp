@@ -19,6 +19,7 @@
 #include "../../kernels/speed.hpp"
 #include "../../kernels/splat.hpp"
 #include "sim/agents.hpp"
+#include "sim/sim_views.hpp"
 #include "sim/sources.hpp"
 #include "sim/stages.hpp"
 
@@ -356,6 +357,25 @@ std::vector<float> Simulation::desiredVelocity(int k) const {
 int Simulation::fieldCount() const { return static_cast<int>(impl_->potential.size()); }
 int Simulation::fieldGroup(int k) const { return impl_->fields.group.at(static_cast<std::size_t>(k)); }
 int Simulation::fieldStep(int k) const { return impl_->fields.step.at(static_cast<std::size_t>(k)); }
+sim::SimViews sim::SimAccess::views(const Simulation& s) {
+    Simulation::Impl& m = *s.impl_;
+    SimViews v;
+    v.ex = m.ex;
+    v.grid = m.gi;
+    // the agents on the Exec's side (CUDA: uploads the host copy when exits or spawns changed it)
+    v.agents = m.agents.views(m.ex);
+    v.idEnd = m.agents.idEnd();
+    v.density = m.density.view(m.ex);
+    v.pressure = m.pressure.view(m.ex);
+    v.meanVelocity = m.meanVelocity.view(m.ex);
+    // potentials of fields nobody followed yet exist on the host only (+inf)
+    for (Field<float>& p : m.potential) {
+        if (m.ex.backend == Backend::Cuda && !p.hasDevice()) p.upload();
+        v.potential.push_back(p.view(m.ex));
+    }
+    return v;
+}
+
 namespace {
 /// Bytes held by 1-D arrays.
 template <class... A>

@@ -1,19 +1,16 @@
 /// @file agent_layer.cpp
 #include "viewer/agent_layer.hpp"
 
-#include <algorithm>
 #include <cstddef>
-#include <cstring>
 
 #include "viewer/gl.hpp"
 
 namespace ccrowd::viewer {
 
-AgentLayer::AgentLayer() {
+AgentLayer::AgentLayer() : instances_(GL_ARRAY_BUFFER) {
     glGenVertexArrays(1, &vao_);
-    glGenBuffers(1, &vbo_);
     glBindVertexArray(vao_);
-    glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+    glBindBuffer(GL_ARRAY_BUFFER, instances_.id());
     // per-instance attributes (divisor 1); the disc corners come from gl_VertexID
     const GLsizei stride = sizeof(AgentInstance);
     glEnableVertexAttribArray(0);
@@ -30,26 +27,14 @@ AgentLayer::AgentLayer() {
     checkGl("agent layer set-up");
 }
 
-AgentLayer::~AgentLayer() {
-    glDeleteBuffers(1, &vbo_);
-    glDeleteVertexArrays(1, &vao_);
-}
+AgentLayer::~AgentLayer() { glDeleteVertexArrays(1, &vao_); }
 
-void AgentLayer::upload(const std::vector<AgentInstance>& records) {
-    count_ = static_cast<int>(records.size());
-    if (records.empty()) return;
-    glBindBuffer(GL_ARRAY_BUFFER, vbo_);
-    if (records.size() > capacity_) {
-        capacity_ = std::max(records.size(), 2 * capacity_);
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(capacity_ * sizeof(AgentInstance)), nullptr, GL_DYNAMIC_DRAW);
-    }
-    const std::size_t bytes = records.size() * sizeof(AgentInstance);
-    void* dst = glMapBufferRange(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes),
-                                 GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
-    if (!dst) throw ViewerError("glMapBufferRange of the agent instance buffer failed");
-    std::memcpy(dst, records.data(), bytes);
-    glUnmapBuffer(GL_ARRAY_BUFFER);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+void AgentLayer::fill(const PublishedState& pub, ColourBy colour) {
+    count_ = pub.agentCount();
+    if (count_ == 0) return;
+    // the records are written in place: no host copy on either backend
+    instances_.write(pub.exec(), static_cast<std::size_t>(count_) * sizeof(AgentInstance),
+                     [&](void* dst) { pub.fillInstances(static_cast<AgentInstance*>(dst), colour); });
 }
 
 void AgentLayer::draw(const Camera& cam, float alpha, float minRadiusPx) const {

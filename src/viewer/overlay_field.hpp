@@ -1,8 +1,8 @@
 #pragma once
 /// @file overlay_field.hpp
-/// The field shown under the agents, read from the simulation on the host
-/// (no GL): values per cell with the range mapped to the colour map, and
-/// the desired-velocity arrows of a potential field.
+/// Host-side parts of the field overlay (no GL): its name, and the
+/// desired-velocity arrows of a potential field. The overlay's values go
+/// from the simulation's side to the texture through PublishedState.
 
 #include <vector>
 
@@ -11,22 +11,14 @@
 
 namespace ccrowd::viewer {
 
-/// One overlay, ready to upload.
-struct OverlayField {
-    std::vector<float> values;  ///< Per cell, row-major (i + j nx). [Size: nx*ny] (empty for Overlay::None)
-    float lo = 0.f, hi = 1.f;   ///< Value range spread over the colour map (values outside are clamped). [Limit: hi > lo]
-    /// Arrow line segments (x0, y0, x1, y1) in world coordinates: shaft and
-    /// two head strokes per arrow, at most about 64 arrows per axis.
-    /// [Units: m] [Size: 4 per segment]
-    std::vector<float> arrows;
-};
-
-/// Reads @p overlay from @p sim: density [1/m^2] over 0..rho_limit; speed,
-/// the mean-velocity magnitude of the splat [m/s] over 0..max(v0, max);
-/// pressure over 0..max; potential of field @p field [s] over 0..its largest
-/// finite value (unreachable cells at the top), with its desired-velocity
-/// arrows. Throws InputError when @p field is not a potential field.
-OverlayField readOverlay(const Simulation& sim, Overlay overlay, int field);
+/// Desired-velocity arrows of potential field @p field of @p sim, one per
+/// block of cells (at most 64 per axis: a small fixed count, so they are
+/// built on the host from its copy of the field, once per step and not per
+/// frame): shaft and two head strokes per arrow as line segments (x0, y0,
+/// x1, y1) in world coordinates, length proportional to the speed (a block
+/// at free speed). [Units: m] [Size: 4 per segment] [Limit: field
+/// 0..fieldCount-1]
+std::vector<float> potentialArrows(const Simulation& sim, int field);
 
 /// Name of @p o as on the command line.
 const char* overlayName(Overlay o);

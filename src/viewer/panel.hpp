@@ -20,6 +20,8 @@ namespace ccrowd::viewer {
 struct PanelState {
     double fps = 0.0;                       ///< Frames per second (smoothed).
     double frame_ms = 0.0;                  ///< Draw time of a frame. [Units: ms]
+    double sync_ms = 0.0;                   ///< Buffer writes of the last frame (0 when nothing was new). [Units: ms]
+    double step_ms = 0.0;                   ///< Wall time of the last step and its publication, on the simulation thread. [Units: ms]
     int agents = 0;
     double sim_time = 0.0;                  ///< [Units: s]
     std::array<double, kStageCount> stage_ms{};  ///< Mean per step. [Units: ms]

@@ -42,7 +42,8 @@ void Panel::draw(PanelState& s) {
     ImGui::SetNextWindowSize(ImVec2(300, 0), ImGuiCond_FirstUseEver);
     ImGui::Begin("ccrowd");
     // statistics
-    ImGui::Text("%.1f fps (%.2f ms to draw)", s.fps, s.frame_ms);
+    ImGui::Text("%.1f fps (%.2f ms to draw, %.2f ms to fill)", s.fps, s.frame_ms, s.sync_ms);
+    ImGui::Text("last step %.1f ms (simulation thread)", s.step_ms);
     ImGui::Text("%d agents, t = %.2f s, %d agent draw call(s)", s.agents, s.sim_time, s.agent_draw_calls);
     if (ImGui::CollapsingHeader("ms per stage", ImGuiTreeNodeFlags_DefaultOpen)) {
         double total = 0.0;

@@ -1,6 +1,8 @@
 /// @file render_frames.cpp
 /// `ccrowd render`: PNG frames through an offscreen framebuffer, from a
 /// hidden GLFW window (under xvfb-run on machines without a display).
+/// Deterministic: steps and frames alternate on one thread, through the
+/// same publish and fill path as `ccrowd view`.
 
 #include <chrono>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include "viewer/gl.hpp"
 #include "viewer/gl_window.hpp"
 #include "viewer/offscreen.hpp"
+#include "viewer/published_state.hpp"
 #include "viewer/renderer.hpp"
 #include "viewer/viewer.hpp"
 
@@ -40,6 +43,7 @@ int renderFrames(const RenderOptions& o) {
     GlWindow window(o.width, o.height, "ccrowd render", false);
     Offscreen fb(o.width, o.height);
     Renderer renderer(sim);
+    PublishedState pub(sim);
     Camera cam;
     const Scene& sc = sim.scene();
     cam.fit(sc.origin.x, sc.origin.y, sc.width, sc.height, o.width, o.height);
@@ -47,12 +51,14 @@ int renderFrames(const RenderOptions& o) {
 
     double drawMs = 0.0;
     for (int f = 0; f < o.frames; ++f) {
+        // K steps (none before frame 0), then publish and fill the GL buffers
         bool stepped = false;
         for (int k = 0; f > 0 && k < o.every && !sim.finished(); ++k) {
             sim.step();
             stepped = true;
         }
-        renderer.sync(sim, settings, stepped);
+        if (f == 0 || stepped) pub.publish(sim, settings.overlayRequest(), stepped);
+        renderer.sync(pub, settings.colour);
         const auto t0 = std::chrono::steady_clock::now();
         fb.bind();
         renderer.draw(cam, 1.f);

@@ -9,23 +9,20 @@ namespace ccrowd::viewer {
 
 Renderer::Renderer(const Simulation& sim) : scene_(sim) {}
 
-void Renderer::sync(const Simulation& sim, const DrawSettings& s, bool stepped) {
+void Renderer::sync(const PublishedState& pub, ColourBy colour) {
     const auto t0 = std::chrono::steady_clock::now();
-    const bool changed = first_ || !(s == settings_);
-    // agents: new records after a step, new colours after a colour change
-    if (stepped || first_)
-        instances_.update(sim, s.colour);
-    else if (s.colour != settings_.colour)
-        instances_.recolour(sim, s.colour);
-    if (stepped || first_ || s.colour != settings_.colour) agents_.upload(instances_.records());
-    // overlay: re-read after every step while one is shown
-    if (stepped || changed) {
-        const OverlayField f = readOverlay(sim, s.overlay, s.potential_field);
-        scene_.setOverlay(f);
-        arrows_.setSegments(f.arrows);
+    // agents: new records after a publication or a colour change
+    if (pub.version() != agentsVersion_ || colour != colour_) {
+        agents_.fill(pub, colour);
+        agentsVersion_ = pub.version();
+        colour_ = colour;
     }
-    settings_ = s;
-    first_ = false;
+    // overlay: new texture and arrows after every overlay publication
+    if (pub.overlayVersion() != overlayVersion_) {
+        scene_.setOverlay(pub);
+        arrows_.setSegments(pub.arrows());
+        overlayVersion_ = pub.overlayVersion();
+    }
     checkGl("Renderer::sync");
     syncMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -1,17 +1,17 @@
 #pragma once
 /// @file renderer.hpp
-/// Draws a simulation: the grid layer (walls, goals, spawn regions, field
-/// overlay), the potential's velocity arrows, and the agents in one
-/// instanced draw call. Needs a current OpenGL 3.3 context.
-
-#include <memory>
+/// Draws a published simulation state: the grid layer (walls, goals, spawn
+/// regions, field overlay), the potential's velocity arrows, and the agents
+/// in one instanced draw call. Needs a current OpenGL 3.3 context. The GL
+/// buffers are written in place from the PublishedState, on the
+/// simulation's side (no CUDA here: see shared_buffer.hpp).
 
 #include "ccrowd/simulation.hpp"
-#include "viewer/agent_instances.hpp"
 #include "viewer/agent_layer.hpp"
 #include "viewer/camera.hpp"
 #include "viewer/line_layer.hpp"
 #include "viewer/options.hpp"
+#include "viewer/published_state.hpp"
 #include "viewer/scene_layer.hpp"
 
 namespace ccrowd::viewer {
@@ -21,19 +21,22 @@ struct DrawSettings {
     Overlay overlay = Overlay::None;
     int potential_field = 0;          ///< Field of Overlay::Potential. [Limit: 0..fieldCount-1]
     ColourBy colour = ColourBy::Group;
-    bool operator==(const DrawSettings& o) const {
-        return overlay == o.overlay && potential_field == o.potential_field && colour == o.colour;
-    }
+    /// The overlay part, as the publisher is asked for it.
+    OverlayRequest overlayRequest() const { return {overlay, potential_field}; }
 };
 
 class Renderer {
 public:
-    /// Loads the shaders and builds the grid layer of @p sim.
+    /// Loads the shaders and builds the grid layer of @p sim (its scene and
+    /// grid, which no step changes).
     explicit Renderer(const Simulation& sim);
 
-    /// Brings the GL buffers up to date: after a step (@p stepped: the last
-    /// positions become the previous ones), or when @p s changed.
-    void sync(const Simulation& sim, const DrawSettings& s, bool stepped);
+    /// Brings the GL buffers up to date with @p pub (whose lock the caller
+    /// holds): the agent instance records after a new publication or a
+    /// change of @p colour, the overlay texture and arrows after a new
+    /// overlay publication. Nothing is written when nothing changed (the
+    /// vertex shader interpolates between the two published positions).
+    void sync(const PublishedState& pub, ColourBy colour);
     /// Draws into the current framebuffer (viewport already set to @p cam's size).
     /// @param alpha Interpolation between the previous (0) and the last step (1).
     void draw(const Camera& cam, float alpha) const;
@@ -41,16 +44,15 @@ public:
     int agentsDrawn() const { return agents_.count(); }
     /// Draw calls of the agents in the last draw (1 whatever their number).
     int agentDrawCalls() const { return agents_.lastDrawCalls(); }
-    /// Time of the last sync's host work (instances, overlay, uploads). [Units: ms]
+    /// Time of the last sync (buffer writes). [Units: ms]
     double lastSyncMs() const { return syncMs_; }
 
 private:
     SceneLayer scene_;
     AgentLayer agents_;
     LineLayer arrows_;
-    AgentInstances instances_;
-    DrawSettings settings_;
-    bool first_ = true;
+    long long agentsVersion_ = -1, overlayVersion_ = -1;
+    ColourBy colour_ = ColourBy::Group;
     double syncMs_ = 0.0;
 };
 

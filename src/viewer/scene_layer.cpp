@@ -31,7 +31,7 @@ void paint(std::vector<std::uint8_t>& px, const std::vector<int>& cells, const u
 
 }  // namespace
 
-SceneLayer::SceneLayer(const Simulation& sim) {
+SceneLayer::SceneLayer(const Simulation& sim) : pixels_(GL_PIXEL_UNPACK_BUFFER) {
     const SceneGrid& g = sim.grid();
     nx_ = g.nx;
     ny_ = g.ny;
@@ -81,14 +81,21 @@ SceneLayer::~SceneLayer() {
     glDeleteVertexArrays(1, &vao_);
 }
 
-void SceneLayer::setOverlay(const OverlayField& field) {
-    overlayOn_ = field.values.size() == static_cast<std::size_t>(nx_) * ny_;
+void SceneLayer::setOverlay(const PublishedState& pub) {
+    overlayOn_ = pub.overlayOn() && pub.overlayNx() == nx_ && pub.overlayNy() == ny_;
     if (!overlayOn_) return;
-    lo_ = field.lo;
-    hi_ = field.hi;
+    lo_ = pub.overlayLo();
+    hi_ = pub.overlayHi();
+    // the values straight into the pixel buffer, on the simulation's side
+    const std::size_t bytes = static_cast<std::size_t>(nx_) * ny_ * sizeof(float);
+    pixels_.write(pub.exec(), bytes, [&](void* dst) { pub.fillOverlay(static_cast<float*>(dst)); });
+    // then buffer -> texture inside GL; unbound after, so other uploads read client memory again
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixels_.id());
     glBindTexture(GL_TEXTURE_2D, fieldTex_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, nx_, ny_, GL_RED, GL_FLOAT, field.values.data());
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, nx_, ny_, GL_RED, GL_FLOAT, nullptr);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    checkGl("overlay texture from its pixel buffer");
 }
 
 void SceneLayer::draw(const Camera& cam) const {

@@ -1,12 +1,15 @@
 #pragma once
 /// @file scene_layer.hpp
 /// The grid layer: one quad textured with the cells (walls, floor, goal and
-/// spawn tints) and, on open cells, the field overlay through viridis.
+/// spawn tints) and, on open cells, the field overlay through viridis. The
+/// overlay texture is updated from a pixel-unpack buffer that the
+/// published state writes in place on the simulation's side (SharedBuffer).
 
 #include "ccrowd/simulation.hpp"
 #include "viewer/camera.hpp"
-#include "viewer/overlay_field.hpp"
+#include "viewer/published_state.hpp"
 #include "viewer/shader.hpp"
+#include "viewer/shared_buffer.hpp"
 
 namespace ccrowd::viewer {
 
@@ -27,12 +30,15 @@ public:
     SceneLayer(const SceneLayer&) = delete;
     SceneLayer& operator=(const SceneLayer&) = delete;
 
-    /// Uploads @p field (Overlay::None when its values are empty).
-    void setOverlay(const OverlayField& field);
+    /// Shows @p pub's overlay (none when it has none): its values are
+    /// written into the pixel buffer by PublishedState::fillOverlay, then
+    /// copied into the texture by GL (glTexSubImage2D from the buffer).
+    void setOverlay(const PublishedState& pub);
     void draw(const Camera& cam) const;
 
 private:
     ShaderProgram program_{"grid"};
+    SharedBuffer pixels_;  ///< Pixel-unpack buffer of the overlay texture.
     unsigned vao_ = 0, sceneTex_ = 0, fieldTex_ = 0, mapTex_ = 0;
     int nx_ = 0, ny_ = 0;
     float rect_[4] = {0, 0, 1, 1};

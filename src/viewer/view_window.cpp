@@ -1,9 +1,9 @@
 /// @file view_window.cpp
-/// `ccrowd view`: the interactive window. The simulation steps at its own
-/// rate (fixed dt, `speed` simulated seconds per real second, at most a few
-/// steps per frame) and the renderer interpolates agent positions between
-/// the last two steps (seed 002 §5.2), so motion stays smooth at any frame
-/// rate.
+/// `ccrowd view`: the interactive window. The simulation steps on its own
+/// thread at its own rate (SimThread: fixed dt, `speed` simulated seconds
+/// per real second) and publishes each step; every frame the renderer takes
+/// the last publication and interpolates agent positions between the last
+/// two steps (seed 002 §5.2), so a slow step never stalls the frame rate.
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +25,7 @@
 #include "viewer/panel.hpp"
 #include "viewer/renderer.hpp"
 #include "viewer/setup_menu.hpp"
+#include "viewer/sim_thread.hpp"
 #include "viewer/viewer.hpp"
 
 namespace ccrowd::viewer {
@@ -87,7 +88,6 @@ int viewScene(const ViewOptions& o) {
     glfwSetKeyCallback(window.handle(), onKey);
     glfwSwapInterval(1);
     Panel panel(window.handle());
-    auto renderer = std::make_unique<Renderer>(*sim);
 
     PanelState ps;
     ps.paused = o.paused;
@@ -99,16 +99,20 @@ int viewScene(const ViewOptions& o) {
     int fbw = 0, fbh = 0;
     window.framebufferSize(fbw, fbh);
     cam.fit(original.origin.x, original.origin.y, original.width, original.height, fbw, fbh);
-    renderer->sync(*sim, ps.draw, false);
+    // the renderer reads the scene and grid, then the simulation moves to its own thread
+    auto renderer = std::make_unique<Renderer>(*sim);
+    auto runner = std::make_unique<SimThread>(std::move(sim), SimThread::Settings{ps.paused, ps.speed, ps.draw.overlayRequest()});
 
     using clock = std::chrono::steady_clock;
     auto last = clock::now();
-    double acc = 0.0;       // simulated time owed to the simulation [s]
     double lastX = 0, lastY = 0;
     bool dragging = false;
     long long frames = 0;
+    SimStats stats;
     while (!glfwWindowShouldClose(window.handle()) && !input.quit && (o.max_frames < 0 || frames < o.max_frames)) {
         glfwPollEvents();
+        // an exception of the simulation thread ends the view like one of this thread
+        runner->rethrowError();
         const auto now = clock::now();
         const double real = std::min(std::chrono::duration<double>(now - last).count(), 0.25);
         last = now;
@@ -121,7 +125,7 @@ int viewScene(const ViewOptions& o) {
         if (keys && input.slower) ps.speed = std::max(ps.speed / 1.5, 0.01);
         if (keys && input.nextOverlay) ps.draw.overlay = static_cast<Overlay>((static_cast<int>(ps.draw.overlay) + 1) % 5);
         if (keys && input.nextColour) ps.draw.colour = static_cast<ColourBy>((static_cast<int>(ps.draw.colour) + 1) % 3);
-        if (keys && input.nextField) ps.draw.potential_field = (ps.draw.potential_field + 1) % std::max(sim->fieldCount(), 1);
+        if (keys && input.nextField) ps.draw.potential_field = (ps.draw.potential_field + 1) % std::max(ps.field_count, 1);
         if (keys && input.reset) ps.restart = true;
 
         // mouse: drag to pan, wheel to zoom about the cursor
@@ -147,50 +151,44 @@ int viewScene(const ViewOptions& o) {
         if (input.scroll != 0.0 && !panel.wantsMouse())
             cam.zoomAbout(static_cast<float>(mx * sx), static_cast<float>(my * sy), static_cast<float>(std::pow(1.15, input.scroll)));
 
-        // restart with the set-up menu's parameters
+        // restart with the set-up menu's parameters: stop the thread, rebuild, start
         if (ps.restart) {
             ps.restart = false;
             try {
+                // a bad set-up throws here and the old scene keeps running
                 auto next = std::make_unique<Simulation>(applySetup(original, ps.setup), ex);
-                renderer.reset();
-                sim = std::move(next);
-                renderer = std::make_unique<Renderer>(*sim);
-                ps.field_count = sim->fieldCount();
-                ps.draw.potential_field = std::min(ps.draw.potential_field, ps.field_count - 1);
-                renderer->sync(*sim, ps.draw, false);
-                acc = 0.0;
+                auto nextRenderer = std::make_unique<Renderer>(*next);
+                runner->stop();
+                const int fields = next->fieldCount();
+                DrawSettings draw = ps.draw;
+                draw.potential_field = std::min(draw.potential_field, fields - 1);
+                runner = std::make_unique<SimThread>(std::move(next), SimThread::Settings{ps.paused, ps.speed, draw.overlayRequest()});
+                renderer = std::move(nextRenderer);
+                ps.field_count = fields;
+                ps.draw = draw;
                 ps.error.clear();
             } catch (const Error& e) {
                 ps.error = e.what();
             }
         }
 
-        // simulation at its own rate: fixed dt, at most 4 steps per frame
-        const double dt = sim->scene().params.dt;
-        bool stepped = false;
-        if (!ps.paused && !sim->finished()) {
-            acc += real * ps.speed;
-            int n = 0;
-            while (acc >= dt && n < 4 && !sim->finished()) {
-                sim->step();
-                acc -= dt;
-                ++n;
-                stepped = true;
-            }
-            if (n == 4) acc = std::min(acc, dt);  // slower than real time: drop the backlog
-        } else if (keys && input.step && !sim->finished()) {
-            sim->step();
-            stepped = true;
-            acc = dt;
-        }
-        renderer->sync(*sim, ps.draw, stepped);
+        // the simulation thread's controls
+        runner->setPaused(ps.paused);
+        runner->setSpeed(ps.speed);
+        runner->setOverlay(ps.draw.overlayRequest());
+        if (keys && input.step && ps.paused) runner->stepOnce();
+
+        // the last publication into the GL buffers (written on the simulation's side)
+        runner->read([&](const PublishedState& pub, const SimStats& st) {
+            renderer->sync(pub, ps.draw.colour);
+            stats = st;
+        });
 
         // draw: scene and agents at alpha between the last two steps, then the panel
         const auto t0 = clock::now();
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, fbw, fbh);
-        const float alpha = ps.paused ? 1.f : static_cast<float>(std::clamp(acc / dt, 0.0, 1.0));
-        renderer->draw(cam, alpha);
+        renderer->draw(cam, runner->alpha(clock::now()));
         if (input.screenshot && keys) {
             const std::string path = screenshotPath();
             glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
@@ -199,10 +197,12 @@ int viewScene(const ViewOptions& o) {
             std::cerr << "screenshot " << path << "\n";
         }
         ps.frame_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
-        ps.agents = sim->agentCount();
-        ps.sim_time = sim->time();
+        ps.agents = stats.agents;
+        ps.sim_time = stats.time;
         ps.agent_draw_calls = renderer->agentDrawCalls();
-        for (int k = 0; k < kStageCount; ++k) ps.stage_ms[k] = sim->times().mean(static_cast<Stage>(k));
+        ps.stage_ms = stats.stage_ms;
+        ps.step_ms = stats.step_ms;
+        ps.sync_ms = renderer->lastSyncMs();
         panel.draw(ps);
         if (!Panel::available() && frames % 30 == 0) {
             std::ostringstream t;
@@ -214,9 +214,12 @@ int viewScene(const ViewOptions& o) {
         input = Input{};
         ++frames;
     }
+    runner->stop();
+    runner->rethrowError();
+    const Simulation& done = runner->simulation();
     if (!o.quiet)
-        std::cerr << "view: " << frames << " frames, " << sim->steps() << " steps, " << sim->agentCount() << " agents at t = "
-                  << sim->time() << " s\n";
+        std::cerr << "view: " << frames << " frames, " << done.steps() << " steps, " << done.agentCount() << " agents at t = "
+                  << done.time() << " s\n";
     return 0;
 }
 
