@@ -58,10 +58,11 @@ constexpr float kRestSpeed = 1e-6f;
 
 /// 64 KiB pages (SQLite's largest): fewer page splits and writes per frame.
 constexpr const char* kPageSize = "65536";
-/// Page cache: a transaction of kTxRows rows (about 75 bytes each) stays in memory. [Units: KiB]
+/// Page cache: a transaction of kTxRows rows (about 60 bytes each) stays in memory. [Units: KiB]
 constexpr const char* kCacheKiB = "65536";
-/// Checkpoint the WAL into the database every this many pages (32 MiB).
-constexpr const char* kCheckpointPages = "512";
+/// Checkpoint the WAL into the database every this many pages (4 MiB: the WAL
+/// stays small and cached; about 1 ms less CPU per 50,000-agent frame than 32 MiB).
+constexpr const char* kCheckpointPages = "64";
 /// A transaction is committed once it holds this many trajectory rows ...
 constexpr long long kTxRows = 500000;
 /// ... or is this old. [Units: s]

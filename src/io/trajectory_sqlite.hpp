@@ -48,7 +48,7 @@
 /// EXCLUSIVE locking (no -shm file), synchronous=OFF (the file is a
 /// temporary one until close(), so a crash needs no durability), 64 KiB
 /// pages, a 64 MiB page cache, transactions of several frames (committed
-/// after 500,000 rows or 0.5 s), WAL checkpoints every 32 MiB.
+/// after 500,000 rows or 0.5 s), WAL checkpoints every 4 MiB.
 /// An SQLite error of a frame, a repeated id in it, or an id whose group
 /// changed, is thrown by a later writeFrame() or by close().
 /// The file is written as "<path>.tmp" and renamed to @p path by close(),
