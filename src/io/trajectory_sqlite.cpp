@@ -260,7 +260,8 @@ struct SqliteTrajectoryWriter::Impl {
     /// runs on idle cores only: at the simulation's priority it would take
     /// time slices from the simulation's threads in the middle of their
     /// parallel loops, and every loop would wait for its preempted thread
-    /// (measured on 2 cores: +44% wall time against about +30% idle-class,
+    /// (measured on 2 cores, first 10 s of the default scene: +35% to +44%
+    /// wall time against +20% to +26% idle-class,
     /// where the simulation waits for room in the queue instead).
     void run() {
         runOnIdleCores();
