@@ -227,7 +227,7 @@ struct SqliteTrajectoryWriter::Impl {
     // Worker only: sorting scratch, transaction state.
     std::vector<int> order, slot;
     std::vector<std::uint64_t> keys;
-    std::vector<int> newIds;  ///< Ids first seen in the frame being inserted, in id order.
+    std::vector<std::pair<int, int>> newIds;  ///< (id, group) first seen in the frame being inserted, in id order.
     bool inTx = false;  ///< A transaction is open (also used by setGroupNames while the worker is idle).
     long long txRows = 0;
     std::chrono::steady_clock::time_point txStart;
@@ -354,7 +354,7 @@ struct SqliteTrajectoryWriter::Impl {
             // The group of a new id goes to agent_groups; a known id keeps its group.
             if (m.group < 0) {
                 m.group = f.group[k];
-                newIds.push_back(id);
+                newIds.emplace_back(id, m.group);
             } else if (m.group != f.group[k]) {
                 throw InputError("trajectory database '" + path + "', frame " + std::to_string(f.frame) + ": agent id " +
                                  std::to_string(id) + " has group " + std::to_string(f.group[k]) + ", earlier " +
@@ -380,9 +380,9 @@ struct SqliteTrajectoryWriter::Impl {
         insertFrame.bind(1, f.frame);
         insertFrame.bind(2, geometryHash);
         insertFrame.run();
-        for (const int id : newIds) {
+        for (const auto& [id, group] : newIds) {
             insertGroup.bind(1, static_cast<long long>(id));
-            insertGroup.bind(2, static_cast<long long>(memoryOf(id).group));
+            insertGroup.bind(2, static_cast<long long>(group));
             insertGroup.run();
         }
         txRows += frameRows.rowCount();
