@@ -1,41 +1,33 @@
 #pragma once
 /// @file potential_cuda.cuh
-/// Potential stage, CUDA launcher of the block Fast Iterative Method (Jeong &
-/// Whitaker 2008, §4 "block FIM"): one 16x16 thread block per tile, the tile
-/// plus a one-cell halo in shared memory, Jacobi iterations inside the tile,
-/// checkerboard phases as on the CPU (kernels/potential.cu). All per-cell maths
-/// and activation rules are the shared host+device functions of potential.hpp
-/// and eikonal_update.hpp.
+/// Potential stage, CUDA driver of the one FIM scheduler (fim_schedule.hpp):
+/// the whole multi-field solve is one cooperative kernel. Every phase's two
+/// passes (select, process) are separated by grid-wide barriers; one warp
+/// works one tile, with the tile and its halo in shared memory, running the
+/// same fimProcessTile as a CPU thread (a diagonal's cells on the lanes). The
+/// convergence test stays on the device; the host reads one small record of
+/// counters per solve.
+///
+/// Only the launch, the warp "team", the shared-memory staging and the
+/// buffers are CUDA-specific; every decision is the shared code's.
 ///
 /// Included by potential.cu only when nvcc compiles a CUDA build.
-///
-/// Device state of a solve, per phase (colour c, other colour o = 1 - c):
-///   1. processTilesKernel: every active tile of colour c runs its inner
-///      iterations and writes flags[t] (kActivateE/N/W/S for dropped edges,
-///      kActivateSelf when still changing);
-///   2. activateTilesKernel: for every tile of colour o,
-///      active[t] = fimTileActivated(flags, ...) (self bit from two phases
-///      ago, neighbour bits from step 1), then flags[t] = 0 (consumed).
-/// A per-phase counter holds "tiles active next + tiles left unconverged";
-/// the solve has converged after the first phase whose counter is 0. The host
-/// reads the counters once per kFimCheckEvery phases, with the next batch
-/// already queued, so the GPU never waits for the host between phases.
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "ccrowd/device_memory.hpp"
 #include "ccrowd/eikonal.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/field.hpp"
+#include "launch.hpp"
 #include "potential.hpp"
 #include "src/backend/cuda_check.hpp"
 
@@ -43,35 +35,11 @@ namespace ccrowd {
 
 namespace fimcuda {
 
-/// Phases queued between two host reads of the termination counters.
-/// [Limit: >= 1] Larger: fewer host waits, more no-op phases after convergence.
-constexpr int kFimCheckEvery = 8;
-/// Threads per tile block: one per cell of a tile.
-constexpr int kTileThreads = kFimTile * kFimTile;
-/// Rows of the shared tile: the tile plus a one-cell halo on each side.
-constexpr int kSharedRows = kFimTile + 2;
-/// Row pitch of the shared tile [floats]. Congruent to kFimTile mod 32, so the
-/// 32 / kFimTile tile rows one warp touches fall into disjoint banks (no bank
-/// conflicts for the centre and the E/W/N/S reads); >= kFimTile + 2 for the halo.
-constexpr int kSharedPitch = kFimTile + 32;
-/// Threads per block of the per-tile activation and per-cell copy kernels.
-constexpr int kSmallBlock = 256;
-
-static_assert(kFimTile >= 4 && kFimTile <= 30 && 32 % kFimTile == 0,
-              "potential_cuda.cuh: kFimTile must divide 32, be >= 4 (four thread rows load the halo) and fit the pitch");
-
-/// Statistics accumulated on the device during one solve.
-enum FimStat : int {
-    kStatUpdates = 0,      ///< Local solver calls.
-    kStatActivations = 1,  ///< Tiles processed.
-    kStatCount = 2
-};
-
-/// Pinned host mirror of the device counters (the async copies' target).
-struct FimHostCounters {
-    unsigned long long stats[kStatCount];      ///< FimStat totals.
-    unsigned work[2][kFimCheckEvery];          ///< Per-phase work of the two batches in flight.
-};
+/// Warps (tiles in flight) per block of the solve kernel.
+constexpr int kWarpsPerBlock = 4;
+/// Cells of a tile with its halo (shared memory per warp, per array).
+constexpr int kHaloCells = kFimHaloPitch * kFimHaloPitch;
+static_assert(kFimTile <= 32, "potential_cuda.cuh: a tile's diagonal must fit the 32 lanes of a warp");
 
 /// Device memory from device::allocate, grown on demand (contents are not
 /// kept when it grows), freed with device::release.
@@ -88,6 +56,8 @@ public:
     /// The buffer as T* (device pointer; null before the first reserve).
     template <class T>
     T* as() const { return static_cast<T*>(ptr_.get()); }
+    /// Bytes allocated.
+    std::size_t capacity() const { return capacity_; }
 
 private:
     struct Free { void operator()(void* p) const noexcept { device::release(p); } };
@@ -95,395 +65,352 @@ private:
     std::size_t capacity_ = 0;
 };
 
-/// Deleters for CUDA handles. Errors at teardown cannot be reported from a
-/// destructor, so they are dropped (as device::release does).
-struct StreamDestroy { void operator()(cudaStream_t s) const noexcept { if (s) (void)cudaStreamDestroy(s); } };
-struct EventDestroy { void operator()(cudaEvent_t e) const noexcept { if (e) (void)cudaEventDestroy(e); } };
-struct PinnedFree { void operator()(FimHostCounters* p) const noexcept { if (p) (void)cudaFreeHost(p); } };
-
-using StreamHandle = std::unique_ptr<std::remove_pointer_t<cudaStream_t>, StreamDestroy>;
-using EventHandle = std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, EventDestroy>;
-using PinnedCounters = std::unique_ptr<FimHostCounters, PinnedFree>;
-
-/// Everything a tile block reads or writes. Device pointers.
-struct TileArgs {
-    FimGrid g;                    ///< Grid and tiling.
-    float* phi;                   ///< Padded potentials. [Size: (nx+2)*(ny+2)]
-    const std::uint8_t* kind;     ///< FimCellKind per cell. [Size: nx*ny]
-    const FaceCost* cost;         ///< Unit cost per face. [Size: nx*ny]
-    unsigned* flags;              ///< FimTileFlag per tile. [Size: tilesX*tilesY]
-    const unsigned char* active;  ///< 1 = tile runs in this phase. [Size: tilesX*tilesY]
-    unsigned long long* stats;    ///< FimStat totals. [Size: kStatCount]
-    int inner;                    ///< Jacobi iterations per activation. [Limit: >= 1]
+/// What the solve kernel tells the host: one record per solve.
+struct SolveRecord {
+    int phases;       ///< Phases run.
+    int converged;    ///< 1 when every field went quiet before the cap.
 };
 
-/// Index of tile cell (li, lj) in the shared tile, li, lj in [-1, kFimTile].
-__device__ __forceinline__ int sharedIndex(int li, int lj) { return (li + 1) + (lj + 1) * kSharedPitch; }
+/// Scheduler state the kernel needs beyond FimSchedView.
+struct SolveArgs {
+    FimSchedView v;
+    int cap;              ///< Phase cap. [Limit: >= 1]
+    int* list;            ///< Tiles selected in a phase. [Size: fields * tiles]
+    unsigned* listCount;  ///< Two rotating counts of list entries.
+    int* quietAfter;      ///< Per field: phases after which it went quiet (0: not yet). [Size: fields]
+    SolveRecord* record;
+};
 
-/// Tile (tx, ty) of colour @p colour handled by block or thread @p k of a
-/// phase: k runs over ceil(tilesX / 2) * tilesY slots; tx >= tilesX means the
-/// slot is empty (odd tilesX).
-__device__ __forceinline__ void colourTile(const FimGrid& g, int colour, int k, int& tx, int& ty) {
-    const int halfX = (g.tilesX + 1) / 2;
-    ty = k / halfX;
-    tx = 2 * (k - ty * halfX) + ((colour + ty) & 1);
+/// A warp as fim_schedule.hpp's team: a diagonal's cells on its lanes.
+struct WarpTeam {
+    int lane;  ///< 0..31
+    template <int DI, int DJ, class F>
+    __device__ void sweep(int w, int h, const F& f) const {
+        for (int d = 0; d <= w + h - 2; ++d) {
+            const int u = fimDiagonalBegin(d, h) + lane;
+            if (u <= fimDiagonalEnd(d, w)) {
+                int i, j;
+                fimDiagonalCell<DI, DJ>(w, h, d, u, i, j);
+                f(i, j);
+            }
+            __syncwarp();
+        }
+    }
+    __device__ bool any(bool x) const { return __any_sync(0xffffffffu, x); }
+};
+
+/// The lanes' reports combined: lowest keys, summed updates.
+__device__ inline FimTileReport warpReduce(FimTileReport r) {
+    for (int o = 16; o > 0; o >>= 1) {
+        for (int k = 0; k < 5; ++k) r.key[k] = minf(r.key[k], __shfl_xor_sync(0xffffffffu, r.key[k], o));
+        r.updates += __shfl_xor_sync(0xffffffffu, r.updates, o);
+    }
+    return r;
 }
+
+/// True for halo cell (c, r) of a tile (c, r in -1..w / -1..h) that is a
+/// corner: never read or written by the 4-neighbour stencil, and owned by a
+/// tile of the same colour that may be running now.
+__device__ inline bool haloCorner(int c, int r, int w, int h) { return (c < 0 || c >= w) && (r < 0 || r >= h); }
 
 namespace {
 
-/// One phase of block FIM (Jeong & Whitaker 2008, §4): block k processes the
-/// k-th tile of colour @p colour when it is active; inactive blocks exit at
-/// once. Tiles of one colour share no halo cells, so blocks never race.
-/// @param work Per-phase counter; gets +1 when the tile is still changing.
-__global__ void __launch_bounds__(kTileThreads) processTilesKernel(TileArgs a, int colour, unsigned* work) {
-    __shared__ float s[kSharedRows * kSharedPitch];
-    __shared__ unsigned edgeBits;
-    const FimGrid& g = a.g;
-    // the tile of this block; block-uniform exits before any barrier
-    int tx, ty;
-    colourTile(g, colour, static_cast<int>(blockIdx.x), tx, ty);
-    if (tx >= g.tilesX) return;
-    const int t = g.tile(tx, ty);
-    if (!a.active[t]) return;
-
-    const int li = static_cast<int>(threadIdx.x), lj = static_cast<int>(threadIdx.y);
-    const int i0 = tx * kFimTile, j0 = ty * kFimTile;
-    const int i = i0 + li, j = j0 + lj;
-    const bool valid = i < g.nx && j < g.ny;
-    const float inf = INFINITY;
-    // this cell: potential at load, kind and face costs in registers (coalesced rows)
-    const float before = valid ? a.phi[g.padded(i, j)] : inf;
-    const bool open = valid && a.kind[g.cell(i, j)] == kCellOpen;
-    FaceCost c;
-    if (open) c = a.cost[g.cell(i, j)];
-    const int k = sharedIndex(li, lj);
-    s[k] = before;  // cells outside the grid stay +inf, like the padded border
-    // one-cell halo from the edge-adjacent tiles (other colour: not written in
-    // this phase); the four corners are never read by the 4-neighbour stencil
-    if (lj == 0) {
-        s[sharedIndex(li, -1)] = i < g.nx ? a.phi[g.padded(i, j0 - 1)] : inf;
-    } else if (lj == 1) {
-        s[sharedIndex(li, kFimTile)] = i < g.nx && j0 + kFimTile < g.ny ? a.phi[g.padded(i, j0 + kFimTile)] : inf;
-    } else if (lj == 2) {
-        s[sharedIndex(-1, li)] = j0 + li < g.ny ? a.phi[g.padded(i0 - 1, j0 + li)] : inf;
-    } else if (lj == 3) {
-        s[sharedIndex(kFimTile, li)] = j0 + li < g.ny && i0 + kFimTile < g.nx ? a.phi[g.padded(i0 + kFimTile, j0 + li)] : inf;
+/// Pass 2 for one selected tile, worked by one warp: stage tile and halo in
+/// shared memory, run fimProcessTile, write back the tile and the marks left
+/// in the halo, report (lane 0).
+__device__ void processTileWarp(const FimSchedView& v, int phase, int idx, float* sPhi, uint32_t* sState, int lane) {
+    const FimGrid& g = v.g;
+    const int f = idx / g.tiles(), t = idx % g.tiles();
+    const int tx = t % g.tilesX, ty = t / g.tilesX;
+    const long long ti = v.tileIndex(f, t);
+    const uint32_t from = v.from[ti];
+    __syncwarp();
+    if (lane == 0) {
+        v.key[ti] = kFimNoKey;
+        v.from[ti] = 0u;
     }
-    if (li == 0 && lj == 0) edgeBits = 0u;
-    // barrier: tile and halo loaded; every inner iteration updates each open cell once
-    const int opens = __syncthreads_count(open);
+    const FimTileBox b = fimTileBox(g, tx, ty);
+    const float* phi = v.phiOf(f);
+    uint32_t* state = v.stateOf(f);
+    // stage the tile and its halo (rows -1..h, columns -1..w; the padded
+    // border makes every halo cell addressable)
+    for (int r = -1; r <= b.h; ++r)
+        for (int c = lane - 1; c <= b.w; c += 32) {
+            if (haloCorner(c, r, b.w, b.h)) continue;
+            const int q = g.padded(b.i0 + c, b.j0 + r), s = (c + 1) + (r + 1) * kFimHaloPitch;
+            sPhi[s] = phi[q];
+            sState[s] = state[q];
+        }
+    __syncwarp();
+    const FimTileMem m{sPhi + 1 + kFimHaloPitch, sState + 1 + kFimHaloPitch, kFimHaloPitch,
+                       v.cost[f] + g.cell(b.i0, b.j0), g.nx, b.w, b.h, g.h, g.tol};
+    const FimTileReport mine = fimProcessTile(WarpTeam{lane}, m, from, v.sweeps);
+    __syncwarp();
+    // write back the tile's cells, and the dirty marks left on its edge-halo cells
+    float* phiOut = v.phiOf(f);
+    for (int r = -1; r <= b.h; ++r)
+        for (int c = lane - 1; c <= b.w; c += 32) {
+            if (haloCorner(c, r, b.w, b.h)) continue;
+            const int q = g.padded(b.i0 + c, b.j0 + r), s = (c + 1) + (r + 1) * kFimHaloPitch;
+            const bool inside = c >= 0 && r >= 0 && c < b.w && r < b.h;
+            if (inside) {
+                phiOut[q] = sPhi[s];
+                state[q] = sState[s];
+            } else if (sState[s] == kFimDirty) {
+                state[q] = kFimDirty;
+            }
+        }
+    const FimTileReport r = warpReduce(mine);
+    if (lane == 0) fimReport(v, phase, f, tx, ty, r);
+}
 
-    // Jacobi iterations until no cell drops by more than the tolerance or the
-    // budget is spent (the loop condition is block-uniform)
-    float value = before;
-    int iters = 0;
-    bool changed = true;
-    while (changed && iters < a.inner) {
-        // read: shared Godunov update, neighbours in fimCellUpdate's order (E, W, N, S)
-        float next = value;
-        if (open) next = eikonalUpdate(s[k + 1], s[k - 1], s[k + kSharedPitch], s[k - kSharedPitch], c, g.h);
+/// The whole solve: phases until every field is quiet or the cap. Launched
+/// cooperatively (every block resident), kWarpsPerBlock warps per block.
+__global__ void __launch_bounds__(kWarpsPerBlock * 32) solveKernel(SolveArgs a) {
+    namespace cg = cooperative_groups;
+    cg::grid_group grid = cg::this_grid();
+    __shared__ float sPhi[kWarpsPerBlock][kHaloCells];
+    __shared__ uint32_t sState[kWarpsPerBlock][kHaloCells];
+    const FimSchedView& v = a.v;
+    const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
+    const int gwarp = static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp;
+    const int nwarps = static_cast<int>(gridDim.x) * kWarpsPerBlock;
+    const bool first = blockIdx.x == 0 && threadIdx.x == 0;
+    const int total = v.fields * v.g.tiles();
+    for (int phase = 0; phase < a.cap; ++phase) {
+        // slots nobody uses in this phase: the lowest keys two phases ahead,
+        // the list count of the next phase
+        if (first) {
+            for (int f = 0; f < v.fields; ++f) v.lowest[3 * f + (phase + 2) % 3] = kFimNoKey;
+            a.listCount[(phase + 1) & 1] = 0u;
+        }
+        // pass 1: select (fimSelect), 32 tiles per warp step, one atomic per warp
+        unsigned* count = &a.listCount[phase & 1];
+        for (int base = gwarp * 32; base < total; base += nwarps * 32) {
+            const int idx = base + lane;
+            const bool sel = idx < total && fimSelect(v, phase, idx / v.g.tiles(), idx % v.g.tiles());
+            const unsigned ballot = __ballot_sync(0xffffffffu, sel);
+            if (ballot == 0u) continue;
+            unsigned start = 0u;
+            if (lane == 0) start = atomicAdd(count, static_cast<unsigned>(__popc(ballot)));
+            start = __shfl_sync(0xffffffffu, start, 0);
+            if (sel) a.list[start + __popc(ballot & ((1u << lane) - 1u))] = idx;
+        }
+        grid.sync();
+        // pass 2: the selected tiles, one per warp
+        const int n = static_cast<int>(*reinterpret_cast<volatile unsigned*>(count));
+        for (int k = gwarp; k < n; k += nwarps)
+            processTileWarp(v, phase, a.list[k], sPhi[warp], sState[warp], lane);
+        grid.sync();
+        // end: quiet fields, and the solve when all are
+        bool quiet = true;
+        for (int f = 0; f < v.fields; ++f) {
+            const bool q = *reinterpret_cast<volatile uint32_t*>(&v.lowest[3 * f + (phase + 1) % 3]) == kFimNoKey;
+            if (q && first && a.quietAfter[f] == 0) a.quietAfter[f] = phase + 1;
+            quiet = quiet && q;
+        }
+        if (first) a.record->phases = phase + 1;
+        if (quiet) {
+            if (first) a.record->converged = 1;
+            return;
+        }
+    }
+}
+
+/// Lowest face cost of the open cells of each field (block reduce, one
+/// atomic min of the ordered key per block). Index k runs over cells.
+__global__ void minCostKernel(const FaceCost* const* cost, const uint8_t* blocked, long long cells, int fields,
+                              uint32_t* lowest) {
+    __shared__ uint32_t blockMin[32];
+    for (int f = 0; f < fields; ++f) {
+        uint32_t m = kFimNoKey;
+        for (long long k = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; k < cells;
+             k += static_cast<long long>(gridDim.x) * blockDim.x) {
+            if (blocked[k]) continue;
+            const FaceCost c = cost[f][k];
+            m = min(m, fimKey(minf(minf(c.e, c.w), minf(c.n, c.s))));
+        }
+        for (int o = 16; o > 0; o >>= 1) m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
+        if ((threadIdx.x & 31) == 0) blockMin[threadIdx.x >> 5] = m;
         __syncthreads();
-        // write: keep the minimum; a drop beyond the tolerance (the CPU sweep's
-        // test, fimEdgeChanged) keeps the tile iterating
-        bool dropped = false;
-        if (next < value) {
-            dropped = fimEdgeChanged(value, next, g);
-            value = next;
-            s[k] = next;
+        if (threadIdx.x < 32) {
+            m = threadIdx.x < blockDim.x / 32 ? blockMin[threadIdx.x] : kFimNoKey;
+            for (int o = 16; o > 0; o >>= 1) m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
+            if (threadIdx.x == 0) atomicMin(&lowest[f], m);
         }
-        changed = __syncthreads_or(dropped) != 0;
-        ++iters;
-    }
-
-    // edges that dropped since the load activate the tile across them
-    if (valid && fimEdgeChanged(before, value, g)) {
-        const int i1 = i0 + kFimTile < g.nx ? i0 + kFimTile : g.nx;
-        const int j1 = j0 + kFimTile < g.ny ? j0 + kFimTile : g.ny;
-        unsigned bits = 0u;
-        if (li == 0) bits |= kActivateW;
-        if (i == i1 - 1) bits |= kActivateE;
-        if (lj == 0) bits |= kActivateS;
-        if (j == j1 - 1) bits |= kActivateN;
-        if (bits) atomicOr(&edgeBits, bits);
-    }
-    // write back the interior cells that dropped (nobody else reads them in this phase)
-    if (valid && value < before) a.phi[g.padded(i, j)] = value;
-    __syncthreads();
-    // one thread reports the tile: flags, and one atomic per counter
-    if (li == 0 && lj == 0) {
-        a.flags[t] = edgeBits | (changed ? unsigned(kActivateSelf) : 0u);
-        atomicAdd(&a.stats[kStatUpdates], static_cast<unsigned long long>(opens) * static_cast<unsigned long long>(iters));
-        atomicAdd(&a.stats[kStatActivations], 1ull);
-        if (changed) atomicAdd(work, 1u);
+        __syncthreads();
     }
 }
 
-/// After a phase of the other colour: thread k decides whether the k-th tile
-/// of colour @p colour runs next (fimTileActivated: its own self bit from two
-/// phases ago, its neighbours' edge bits from the phase just run), then clears
-/// that tile's flags, now fully consumed. Only the tile's own flag word is
-/// written; neighbours (other colour) are only read, so threads never race.
-/// @param work Per-phase counter; gets the number of tiles activated.
-__global__ void __launch_bounds__(kSmallBlock)
-    activateTilesKernel(FimGrid g, int colour, unsigned* flags, unsigned char* active, unsigned* work) {
-    const int k = static_cast<int>(blockIdx.x) * kSmallBlock + static_cast<int>(threadIdx.x);
-    bool on = false;
-    if (k < ((g.tilesX + 1) / 2) * g.tilesY) {
-        int tx, ty;
-        colourTile(g, colour, k, tx, ty);
-        if (tx < g.tilesX) {
-            const int t = g.tile(tx, ty);
-            on = fimTileActivated(flags, g, tx, ty);
-            active[t] = on ? 1 : 0;
-            flags[t] = 0u;
-        }
-    }
-    // one atomic per block
-    const int count = __syncthreads_count(on);
-    if (threadIdx.x == 0 && count > 0) atomicAdd(work, static_cast<unsigned>(count));
-}
-
-/// Copies the padded potentials into the nx-by-ny field (grid-stride loop).
-__global__ void __launch_bounds__(kSmallBlock) copyOutKernel(FimGrid g, const float* phi, View2<float> out) {
-    const long long n = static_cast<long long>(g.nx) * g.ny;
-    const long long stride = static_cast<long long>(gridDim.x) * kSmallBlock;
-    for (long long k = static_cast<long long>(blockIdx.x) * kSmallBlock + threadIdx.x; k < n; k += stride) {
-        const int j = static_cast<int>(k / g.nx), i = static_cast<int>(k - static_cast<long long>(j) * g.nx);
-        out(i, j) = phi[g.padded(i, j)];
-    }
+/// band[f] = bandTiles * tile width * h * lowest cost of field f (+inf for
+/// bandTiles 0: plain FIM).
+__global__ void bandKernel(const uint32_t* lowestCost, int fields, float width, float* band) {
+    const int f = static_cast<int>(threadIdx.x);
+    if (f < fields) band[f] = width > 0.f ? width * fimKeyValue(lowestCost[f]) : INFINITY;
 }
 
 }  // namespace
 }  // namespace fimcuda
 
-/// Device buffers of the CUDA block FIM, reused between solves (they only grow).
-/// Creating one touches no CUDA API; the first solve creates the stream.
-/// Non-copyable, movable; frees everything in its destructor.
+/// Device buffers of the CUDA FIM, reused between solves (they only grow).
+/// Creating one touches no CUDA API. Non-copyable, movable.
 struct FimCudaWorkspace {
-    FimCudaWorkspace() = default;
-    ~FimCudaWorkspace() = default;
-    FimCudaWorkspace(const FimCudaWorkspace&) = delete;
-    FimCudaWorkspace& operator=(const FimCudaWorkspace&) = delete;
-    FimCudaWorkspace(FimCudaWorkspace&&) noexcept = default;
-    FimCudaWorkspace& operator=(FimCudaWorkspace&&) noexcept = default;
+    fimcuda::DeviceBuffer phi, state, key, from, lowest, band, lowestCost, updates, activations;
+    fimcuda::DeviceBuffer cost, costPtrs, blocked, sources, list, listCount, quietAfter, record;
+    int blocksPerSm = 0, sms = 0;  ///< Cooperative launch geometry (0: not queried yet).
 
-    // Declared first, destroyed last: buffers are freed before the stream goes.
-    fimcuda::StreamHandle stream;              ///< Blocking stream: ordered after legacy-stream copies (Field::upload).
-    fimcuda::EventHandle batchDone[2];         ///< Recorded after each batch's counter copy.
-    fimcuda::PinnedCounters host;              ///< Pinned mirror of the counters.
-    fimcuda::DeviceBuffer phi;                 ///< Padded potentials. [Size: (nx+2)*(ny+2) floats]
-    fimcuda::DeviceBuffer kind;                ///< FimCellKind per cell. [Size: nx*ny bytes]
-    fimcuda::DeviceBuffer cost;                ///< FaceCost per cell, when the cost field has no device copy. [Size: nx*ny]
-    fimcuda::DeviceBuffer flags;               ///< FimTileFlag per tile. [Size: tilesX*tilesY unsigned]
-    fimcuda::DeviceBuffer active;              ///< 1 = tile runs in the next phase of its colour. [Size: tilesX*tilesY bytes]
-    fimcuda::DeviceBuffer stats;               ///< FimStat totals. [Size: kStatCount unsigned long long]
-    fimcuda::DeviceBuffer work;                ///< Per-phase work counters of two batches. [Size: 2*kFimCheckEvery unsigned]
-    std::vector<unsigned> hostFlags;           ///< Initial tile flags (kept alive while the upload runs).
-    std::vector<unsigned char> hostActive;     ///< Initial active tiles (kept alive while the upload runs).
-
-    /// Creates the stream, events and pinned counters on first use and grows
-    /// the buffers. Throws BackendError when a CUDA call fails (e.g. no GPU).
-    void prepare(std::size_t cells, std::size_t paddedCells, std::size_t tiles) {
-        if (!stream) {
-            cudaStream_t s = nullptr;
-            CC_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamDefault));
-            stream.reset(s);
-        }
-        for (fimcuda::EventHandle& e : batchDone) {
-            if (e) continue;
-            cudaEvent_t ev = nullptr;
-            CC_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
-            e.reset(ev);
-        }
-        if (!host) {
-            void* p = nullptr;
-            CC_CUDA_CHECK(cudaMallocHost(&p, sizeof(fimcuda::FimHostCounters)));
-            host.reset(static_cast<fimcuda::FimHostCounters*>(p));
-        }
-        phi.reserve(paddedCells * sizeof(float));
-        kind.reserve(cells * sizeof(std::uint8_t));
-        flags.reserve(tiles * sizeof(unsigned));
-        active.reserve(tiles * sizeof(unsigned char));
-        stats.reserve(fimcuda::kStatCount * sizeof(unsigned long long));
-        work.reserve(2 * fimcuda::kFimCheckEvery * sizeof(unsigned));
+    /// Bytes allocated on the device.
+    std::size_t bytes() const {
+        std::size_t n = 0;
+        for (const fimcuda::DeviceBuffer* b : {&phi, &state, &key, &from, &lowest, &band, &lowestCost, &updates, &activations,
+                                               &cost, &costPtrs, &blocked, &sources, &list, &listCount, &quietAfter, &record})
+            n += b->capacity();
+        return n;
     }
 };
 
-/// Block FIM on the GPU (Jeong & Whitaker 2008, §4), mirroring the CPU path of
-/// FimSolver::solve: same tiles, colours, initial active set, activation rules
-/// and phase cap; Jacobi instead of Gauss-Seidel iterations inside a tile.
-///
-/// @param ws            Reused device buffers.
-/// @param g             Grid and tiling (makeFimGrid).
-/// @param p             Problem. Its cost field's device copy is used when it
-///                      has one (the caller keeps it current), else the host
-///                      costs are uploaded into @p ws.
-/// @param paddedPhiInit Padded initial potentials: +inf, sources at their value. [Size: (nx+2)*(ny+2)]
-/// @param kind          FimCellKind per cell. [Size: nx*ny]
-/// @param opt           inner_iterations = Jacobi iterations per activation. [Limit: >= 1]
-/// @param phaseCap      Most phases to run. [Limit: >= 0]
-/// @param phi           Out: potentials, nx-by-ny, host and device copies valid.
-/// @return iterations = phases run, up to the first one after which no tile is
-///         active or left unconverged (a phase with no active tile still counts
-///         when the other colour's unconverged tiles wait for it: their self
-///         bits are consumed one phase later), updates (local solver calls),
-///         tile_activations (tiles processed), converged (false when phaseCap
-///         stopped the solve). updates_per_cell is left to the caller.
-/// Throws BackendError when a CUDA call fails.
-/// Internal linkage, like the kernels it launches: this header belongs to
-/// potential.cu alone.
 namespace {
-EikonalStats fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, const EikonalProblem& p,
-                          const std::vector<float>& paddedPhiInit, const std::vector<std::uint8_t>& kind,
-                          const EikonalOptions& opt, int phaseCap, Field<float>& phi) {
+
+/// Multi-field FIM on the GPU: one cooperative kernel for the whole solve.
+/// Costs and the blocked mask come from the fields' device copies when they
+/// have one (the caller keeps them current), else their host copies are
+/// uploaded into @p ws. Results go to each output's device copy, and to its
+/// host copy when opt.download. Returns per-field stats without
+/// updates_per_cell (the caller's). Throws BackendError when a CUDA call
+/// fails or the device cannot launch cooperative kernels.
+std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, const std::vector<const EikonalProblem*>& problems,
+                                       const std::vector<Field<float>*>& phi, const std::vector<FimSource>& sources,
+                                       const EikonalOptions& opt, int cap) {
     using namespace fimcuda;
-    EikonalStats st;
+    const int fields = static_cast<int>(problems.size());
     const std::size_t cells = static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny);
-    const std::size_t paddedCells = static_cast<std::size_t>(g.pitch) * static_cast<std::size_t>(g.ny + 2);
-    const std::size_t tiles = static_cast<std::size_t>(g.tilesX) * static_cast<std::size_t>(g.tilesY);
-    // output field of the grid's size; an empty grid has nothing to solve
-    if (phi.nx() != g.nx || phi.ny() != g.ny) phi.assign(g.nx, g.ny, std::numeric_limits<float>::infinity());
-    if (cells == 0) {
-        st.converged = true;
-        return st;
+    const long long padded = g.paddedSize() * fields;
+    const int tiles = g.tiles() * fields;
+    if (padded > 0x7fffffffLL)
+        throw BackendError("fimSolveCuda: " + std::to_string(padded) + " cells over all fields exceed the 2^31 a launch indexes");
+    // launch geometry, once per workspace
+    if (ws.sms == 0) {
+        int dev = 0, coop = 0;
+        CC_CUDA_CHECK(cudaGetDevice(&dev));
+        CC_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+        if (!coop) throw BackendError("fimSolveCuda: this GPU cannot launch cooperative kernels (needed by the FIM solve)");
+        CC_CUDA_CHECK(cudaDeviceGetAttribute(&ws.sms, cudaDevAttrMultiProcessorCount, dev));
+        CC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ws.blocksPerSm, solveKernel, kWarpsPerBlock * 32, 0));
+        if (ws.blocksPerSm < 1) throw BackendError("fimSolveCuda: the solve kernel does not fit on a multiprocessor");
     }
-    if (!p.cost || p.cost->size() != cells || paddedPhiInit.size() != paddedCells || kind.size() != cells)
-        throw Error("fimSolveCuda: cost, padded potentials or kinds do not match the " + std::to_string(g.nx) + "x" +
-                    std::to_string(g.ny) + " grid");
-    ws.prepare(cells, paddedCells, tiles);
-    cudaStream_t stream = ws.stream.get();
+    ws.phi.reserve(static_cast<std::size_t>(padded) * sizeof(float));
+    ws.state.reserve(static_cast<std::size_t>(padded) * sizeof(uint32_t));
+    ws.key.reserve(static_cast<std::size_t>(tiles) * sizeof(uint32_t));
+    ws.from.reserve(static_cast<std::size_t>(tiles) * sizeof(uint32_t));
+    ws.list.reserve(static_cast<std::size_t>(tiles) * sizeof(int));
+    ws.lowest.reserve(3 * fields * sizeof(uint32_t));
+    ws.lowestCost.reserve(fields * sizeof(uint32_t));
+    ws.band.reserve(fields * sizeof(float));
+    ws.updates.reserve(fields * sizeof(unsigned long long));
+    ws.activations.reserve(fields * sizeof(unsigned long long));
+    ws.quietAfter.reserve(fields * sizeof(int));
+    ws.listCount.reserve(2 * sizeof(unsigned));
+    ws.record.reserve(sizeof(SolveRecord));
+    ws.sources.reserve(std::max<std::size_t>(1, sources.size()) * sizeof(FimSource));
+    ws.costPtrs.reserve(fields * sizeof(const FaceCost*));
 
-    // upload potentials and kinds (pageable sources: staged before the call returns)
-    float* dPhi = ws.phi.as<float>();
-    CC_CUDA_CHECK(cudaMemcpyAsync(dPhi, paddedPhiInit.data(), paddedCells * sizeof(float), cudaMemcpyHostToDevice, stream));
-    CC_CUDA_CHECK(cudaMemcpyAsync(ws.kind.as<std::uint8_t>(), kind.data(), cells * sizeof(std::uint8_t),
-                                  cudaMemcpyHostToDevice, stream));
-    // costs: the field's device copy when it has one, else an upload into the workspace
-    const FaceCost* dCost = nullptr;
-    if (p.cost->hasDevice()) {
-        dCost = p.cost->deviceView().data;  // const view of the existing copy, trusted to be current
+    // inputs on the device: blocked mask and costs (device copies when present)
+    const Field<std::uint8_t>& blockedField = *problems[0]->blocked;
+    const uint8_t* dBlocked = nullptr;
+    if (blockedField.hasDevice()) {
+        dBlocked = blockedField.deviceView().data;
     } else {
-        ws.cost.reserve(cells * sizeof(FaceCost));
-        CC_CUDA_CHECK(cudaMemcpyAsync(ws.cost.as<FaceCost>(), p.cost->host(), cells * sizeof(FaceCost),
-                                      cudaMemcpyHostToDevice, stream));
-        dCost = ws.cost.as<FaceCost>();
+        ws.blocked.reserve(cells);
+        device::copyToDevice(ws.blocked.as<uint8_t>(), blockedField.host(), cells);
+        dBlocked = ws.blocked.as<uint8_t>();
     }
-
-    // initial active tiles, as on the CPU: every tile holding a source and its
-    // four neighbours. The first phase's colour (0 unless it has none) starts
-    // in `active`; the other colour's initial tiles are seeded as pending self
-    // bits, which the activation after the first phase turns into `active`.
-    ws.hostActive.assign(tiles, 0);
-    ws.hostFlags.assign(tiles, 0u);
-    auto mark = [&](int tx, int ty) {
-        if (tx >= 0 && ty >= 0 && tx < g.tilesX && ty < g.tilesY) ws.hostActive[g.tile(tx, ty)] = 1;
-    };
-    for (const EikonalSource& src : p.sources) {
-        if (src.i < 0 || src.j < 0 || src.i >= g.nx || src.j >= g.ny) continue;
-        const int tx = src.i / kFimTile, ty = src.j / kFimTile;
-        mark(tx, ty); mark(tx + 1, ty); mark(tx - 1, ty); mark(tx, ty + 1); mark(tx, ty - 1);
+    std::vector<const FaceCost*> costPtrs(fields, nullptr);
+    std::size_t uploads = 0;
+    for (int f = 0; f < fields; ++f)
+        if (!problems[f]->cost->hasDevice()) ++uploads;
+    if (uploads) ws.cost.reserve(uploads * cells * sizeof(FaceCost));
+    for (int f = 0, u = 0; f < fields; ++f) {
+        const Field<FaceCost>& c = *problems[f]->cost;
+        if (c.hasDevice()) { costPtrs[f] = c.deviceView().data; continue; }
+        FaceCost* dst = ws.cost.as<FaceCost>() + static_cast<std::size_t>(u++) * cells;
+        device::copyToDevice(dst, c.host(), cells * sizeof(FaceCost));
+        costPtrs[f] = dst;
     }
-    int first = 1;
-    long long initial = 0;
-    for (int ty = 0; ty < g.tilesY; ++ty)
-        for (int tx = 0; tx < g.tilesX; ++tx)
-            if (ws.hostActive[g.tile(tx, ty)]) {
-                ++initial;
-                if (FimGrid::colour(tx, ty) == 0) first = 0;
-            }
-    for (int ty = 0; ty < g.tilesY; ++ty)
-        for (int tx = 0; tx < g.tilesX; ++tx) {
-            const int t = g.tile(tx, ty);
-            if (ws.hostActive[t] && FimGrid::colour(tx, ty) != first) {
-                ws.hostActive[t] = 0;
-                ws.hostFlags[t] = kActivateSelf;
-            }
-        }
-    unsigned* dFlags = ws.flags.as<unsigned>();
-    unsigned char* dActive = ws.active.as<unsigned char>();
-    unsigned long long* dStats = ws.stats.as<unsigned long long>();
-    unsigned* dWork = ws.work.as<unsigned>();
-    CC_CUDA_CHECK(cudaMemcpyAsync(dFlags, ws.hostFlags.data(), tiles * sizeof(unsigned), cudaMemcpyHostToDevice, stream));
-    CC_CUDA_CHECK(cudaMemcpyAsync(dActive, ws.hostActive.data(), tiles * sizeof(unsigned char), cudaMemcpyHostToDevice, stream));
-    CC_CUDA_CHECK(cudaMemsetAsync(dStats, 0, kStatCount * sizeof(unsigned long long), stream));
+    device::copyToDevice(ws.costPtrs.as<void>(), costPtrs.data(), fields * sizeof(const FaceCost*));
+    if (!sources.empty()) device::copyToDevice(ws.sources.as<void>(), sources.data(), sources.size() * sizeof(FimSource));
 
-    // launch geometry: a phase has one block (or thread) per slot of its colour
-    const TileArgs args{g, dPhi, ws.kind.as<std::uint8_t>(), dCost, dFlags, dActive, dStats, std::max(1, opt.inner_iterations)};
-    const long long slots = static_cast<long long>((g.tilesX + 1) / 2) * g.tilesY;
-    if (slots > std::numeric_limits<int>::max())
-        throw BackendError("fimSolveCuda: " + std::to_string(slots) + " tiles per colour exceed the CUDA grid limit");
-    const unsigned tileBlocks = static_cast<unsigned>(slots);
-    const unsigned activateBlocks = static_cast<unsigned>((slots + kSmallBlock - 1) / kSmallBlock);
-    const dim3 tileBlock(kFimTile, kFimTile);
+    FimSchedView v;
+    v.g = g;
+    v.fields = fields;
+    v.phi = ws.phi.as<float>();
+    v.state = ws.state.as<uint32_t>();
+    v.cost = ws.costPtrs.as<const FaceCost*>();
+    v.key = ws.key.as<uint32_t>();
+    v.from = ws.from.as<uint32_t>();
+    v.lowest = ws.lowest.as<uint32_t>();
+    v.band = ws.band.as<float>();
+    v.updates = ws.updates.as<unsigned long long>();
+    v.activations = ws.activations.as<unsigned long long>();
+    v.sweeps = std::max(1, opt.inner_iterations);
 
-    // queue a batch of up to kFimCheckEvery phases, then its counters' copy and event
-    int launched = 0;    // phases queued so far
-    int colour = first;  // colour of the next phase to queue
-    int batchStart[2] = {0, 0}, batchSize[2] = {0, 0};
-    auto queueBatch = [&](int parity) {
-        const int n = std::min(kFimCheckEvery, phaseCap - launched);
-        unsigned* work = dWork + parity * kFimCheckEvery;
-        CC_CUDA_CHECK(cudaMemsetAsync(work, 0, kFimCheckEvery * sizeof(unsigned), stream));
-        for (int s = 0; s < n; ++s) {
-            processTilesKernel<<<tileBlocks, tileBlock, 0, stream>>>(args, colour, work + s);
-            CC_CUDA_CHECK(cudaGetLastError());
-            activateTilesKernel<<<activateBlocks, kSmallBlock, 0, stream>>>(g, 1 - colour, dFlags, dActive, work + s);
-            CC_CUDA_CHECK(cudaGetLastError());
-            colour = 1 - colour;
-        }
-        CC_CUDA_CHECK(cudaMemcpyAsync(ws.host->work[parity], work, static_cast<std::size_t>(n) * sizeof(unsigned),
-                                      cudaMemcpyDeviceToHost, stream));
-        CC_CUDA_CHECK(cudaEventRecord(ws.batchDone[parity].get(), stream));
-        batchStart[parity] = launched;
-        batchSize[parity] = n;
-        launched += n;
-    };
-
-    // phases until one leaves nothing active or pending, or the cap
-    bool converged = initial == 0;
-    int phases = 0;
-    if (!converged && phaseCap > 0) {
-        int parity = 0;
-        queueBatch(parity);
-        for (;;) {
-            // keep the next batch queued while testing this one: phases after
-            // convergence find no active tile and change nothing
-            const bool more = launched < phaseCap;
-            if (more) queueBatch(1 - parity);
-            CC_CUDA_CHECK(cudaEventSynchronize(ws.batchDone[parity].get()));
-            const unsigned* work = ws.host->work[parity];
-            int s = 0;
-            while (s < batchSize[parity] && work[s] != 0u) ++s;
-            if (s < batchSize[parity]) {
-                phases = batchStart[parity] + s + 1;
-                converged = true;
-                break;
-            }
-            if (!more) {
-                phases = launched;  // cap reached with work left
-                break;
-            }
-            parity = 1 - parity;
-        }
-    }
-
-    // potentials into the field's device copy, statistics into pinned memory
-    const View2<float> out = phi.deviceView();
-    const long long copyBlocks = std::min<long long>((static_cast<long long>(cells) + kSmallBlock - 1) / kSmallBlock, 65536);
-    copyOutKernel<<<static_cast<unsigned>(copyBlocks), kSmallBlock, 0, stream>>>(g, dPhi, out);
+    // set-up kernels (the shared functors), counters zeroed, band from the lowest cost
+    const Exec gpu{Backend::Cuda, 0};
+    forEachIndex(gpu, 3 * fields, FimInitKeys{v.lowest});
+    CC_CUDA_CHECK(cudaMemsetAsync(v.updates, 0, fields * sizeof(unsigned long long)));
+    CC_CUDA_CHECK(cudaMemsetAsync(v.activations, 0, fields * sizeof(unsigned long long)));
+    CC_CUDA_CHECK(cudaMemsetAsync(ws.quietAfter.as<int>(), 0, fields * sizeof(int)));
+    CC_CUDA_CHECK(cudaMemsetAsync(ws.listCount.as<unsigned>(), 0, 2 * sizeof(unsigned)));
+    CC_CUDA_CHECK(cudaMemsetAsync(ws.record.as<SolveRecord>(), 0, sizeof(SolveRecord)));
+    CC_CUDA_CHECK(cudaMemsetAsync(ws.lowestCost.as<uint32_t>(), 0xff, fields * sizeof(uint32_t)));
+    minCostKernel<<<std::min<long long>((static_cast<long long>(cells) + 255) / 256, 1024), 256>>>(
+        v.cost, dBlocked, static_cast<long long>(cells), fields, ws.lowestCost.as<uint32_t>());
     CC_CUDA_CHECK(cudaGetLastError());
-    CC_CUDA_CHECK(cudaMemcpyAsync(ws.host->stats, dStats, kStatCount * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                                  stream));
-    CC_CUDA_CHECK(cudaStreamSynchronize(stream));
-    // host copy of the potentials
-    phi.download();
+    const float width = opt.band_tiles > 0.f ? opt.band_tiles * kFimTile * g.h : 0.f;
+    bandKernel<<<1, 32 * ((fields + 31) / 32)>>>(ws.lowestCost.as<uint32_t>(), fields, width, ws.band.as<float>());
+    CC_CUDA_CHECK(cudaGetLastError());
+    forEachCell(gpu, CellRange{0, 0, g.pitch, (g.ny + 2) * fields}, FimInitCells{v, dBlocked});
+    forEachIndex(gpu, tiles, FimInitTiles{v});
+    const int nsrc = static_cast<int>(sources.size());
+    forEachIndex(gpu, nsrc, FimSetSources{v, ws.sources.as<FimSource>()});
+    forEachIndex(gpu, nsrc, FimSeedSources{v, ws.sources.as<FimSource>()});
 
-    st.iterations = phases;
-    st.updates = static_cast<long long>(ws.host->stats[kStatUpdates]);
-    st.tile_activations = static_cast<long long>(ws.host->stats[kStatActivations]);
-    st.converged = converged;
-    return st;
+    // the solve: one cooperative launch
+    SolveArgs args{v, std::max(1, cap), ws.list.as<int>(), ws.listCount.as<unsigned>(), ws.quietAfter.as<int>(),
+                   ws.record.as<SolveRecord>()};
+    void* params[] = {&args};
+    const int blocks = ws.blocksPerSm * ws.sms;
+    CC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(solveKernel), dim3(blocks),
+                                              dim3(kWarpsPerBlock * 32), params, 0, nullptr));
+    CC_CUDA_CHECK(cudaGetLastError());
+
+    // outputs: each field's device copy (and host copy when asked)
+    for (int f = 0; f < fields; ++f) {
+        Field<float>& out = *phi[static_cast<std::size_t>(f)];
+        if (out.nx() != g.nx || out.ny() != g.ny) out.assign(g.nx, g.ny, INFINITY);
+        forEachCell(gpu, CellRange{0, 0, g.nx, g.ny}, FimCopyOut{v, f, out.deviceView()});
+    }
+    // the one small read of the solve: its record and counters
+    SolveRecord rec{};
+    std::vector<unsigned long long> upd(fields), act(fields);
+    std::vector<int> quiet(fields);
+    device::copyToHost(&rec, ws.record.as<void>(), sizeof rec);
+    device::copyToHost(upd.data(), v.updates, fields * sizeof(unsigned long long));
+    device::copyToHost(act.data(), v.activations, fields * sizeof(unsigned long long));
+    device::copyToHost(quiet.data(), ws.quietAfter.as<void>(), fields * sizeof(int));
+    if (opt.download)
+        for (Field<float>* out : phi) out->download();
+
+    std::vector<EikonalStats> stats(fields);
+    for (int f = 0; f < fields; ++f) {
+        EikonalStats& st = stats[f];
+        st.iterations = quiet[f] > 0 ? quiet[f] : rec.phases;
+        st.updates = static_cast<long long>(upd[f]);
+        st.tile_activations = static_cast<long long>(act[f]);
+        st.converged = quiet[f] > 0 || nsrc == 0;
+    }
+    return stats;
 }
+
 }  // namespace
 
 }  // namespace ccrowd

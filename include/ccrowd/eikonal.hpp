@@ -4,8 +4,9 @@
 /// unit cost per face (Treuille et al. 2006, eq. 4-5), discretised with the
 /// Godunov upwind local solver shared by every solver (kernels/eikonal_update.hpp).
 ///
-/// - FimSolver: block Fast Iterative Method (Jeong & Whitaker 2008), CPU
-///   (OpenMP over tiles) and CUDA (a tile per thread block).
+/// - FimSolver: block Fast Iterative Method (Jeong & Whitaker 2008) with one
+///   scheduler for both backends (kernels/fim_schedule.hpp): CPU (a tile per
+///   OpenMP thread) and CUDA (a tile per warp, the whole solve one kernel).
 /// - solveFmm: Fast Marching (Sethian 1996), CPU, binary heap.
 ///
 /// Sources are Dirichlet cells: they keep their given value. Blocked and
@@ -19,8 +20,6 @@
 #include "../../kernels/eikonal_update.hpp"
 
 namespace ccrowd {
-
-struct FimGrid;
 
 /// A source (goal) cell with its fixed potential.
 struct EikonalSource {
@@ -48,9 +47,10 @@ struct EikonalOptions {
     /// Cap on FIM phases (a phase processes the active tiles of one colour).
     /// 0 = automatic (large enough for any converging problem). [Limit: >= 0]
     int max_iterations = 0;
-    /// Gauss-Seidel (CPU) or Jacobi (CUDA) sweeps per tile activation. [Limit: >= 1]
+    /// Most Gauss-Seidel sweeps (in the four diagonal orders) per tile
+    /// activation, on both backends. [Limit: >= 1]
     int inner_iterations = 4;
-    /// CPU: value-ordered tile scheduling. A phase runs only active tiles
+    /// Value-ordered tile scheduling (both backends). A phase runs only active tiles
     /// whose incoming potential is within band_tiles x (tile width x lowest
     /// cost) of the lowest one, a coarse fast-marching order that keeps tiles
     /// from running before their upwind side settled. 0 = plain FIM (all
@@ -58,6 +58,10 @@ struct EikonalOptions {
     float band_tiles = 4.f;
     /// Validate the problem before solving (costs one pass over the cells).
     bool validate = true;
+    /// CUDA: also fill the host copy of the result (false: only its device
+    /// copy is written; the caller downloads when it reads). The CPU backend
+    /// always writes the host copy.
+    bool download = true;
 };
 
 /// What a solve did.
@@ -97,6 +101,19 @@ public:
     /// return, and the device copy too on the CUDA backend).
     EikonalStats solve(const EikonalProblem& p, Field<float>& phi, const EikonalOptions& opt = {});
 
+    /// Solves several problems on one grid together: their tiles share the
+    /// phases of one scheduler (on CUDA one kernel launch for all of them),
+    /// so k goal sets cost one solve's latency, not k. Results equal k
+    /// separate solves exactly.
+    /// @param problems Problems with the same grid size, cell size and
+    ///                 blocked field (their costs and sources may differ). [Limit: >= 1]
+    /// @param phi      One output per problem, resized to nx-by-ny.
+    /// @return One EikonalStats per problem (iterations: phases until that
+    ///         problem had nothing left to do).
+    /// Throws InputError when sizes differ or a problem is invalid.
+    std::vector<EikonalStats> solveMany(const std::vector<const EikonalProblem*>& problems,
+                                        const std::vector<Field<float>*>& phi, const EikonalOptions& opt = {});
+
     const Exec& exec() const { return ex_; }
 
     /// Host bytes held by the workspace (for memory reports).
@@ -104,7 +121,6 @@ public:
 
 private:
     struct Workspace;
-    EikonalStats solveCpu(const EikonalProblem& p, const FimGrid& g, const EikonalOptions& opt, int threads);
     Exec ex_;
     std::unique_ptr<Workspace> ws_;
 };

@@ -1,0 +1,470 @@
+#pragma once
+/// @file fim_schedule.hpp
+/// The one scheduler of the block Fast Iterative Method, host+device code
+/// run by the CPU driver (kernels/potential.cu, one OpenMP thread per tile)
+/// and the CUDA driver (kernels/potential_cuda.cuh, one warp per tile), so
+/// the updates per cell counted on the CPU are the GPU's.
+///
+/// Algorithm (decisions and their sources):
+/// - Tiles and activity per tile: block FIM, Jeong & Whitaker 2008 §4 (a tile
+///   is active while some cell in it may still drop; neighbours are activated
+///   across an edge whose cells dropped).
+/// - Inside a tile, Gauss-Seidel sweeps in the four diagonal orders of fast
+///   sweeping (Zhao 2005, "A fast sweeping method for eikonal equations"),
+///   restricted to cells marked dirty (the cell-level active list of Jeong &
+///   Whitaker 2008 §3), until no dirty cell is left behind the sweep front or
+///   the sweep budget is spent; only then does the tile report its edges.
+///   Cells are visited by anti-diagonals: the cells of one diagonal are never
+///   4-neighbours, so a warp updates them in parallel and a CPU thread in
+///   sequence with identical results (the parallel order of Detrixhe, Gibou &
+///   Min 2013, "A parallel fast sweeping method for the eikonal equation").
+/// - Value-ordered tile selection: a phase runs only tiles whose incoming
+///   potential lies within a band above the lowest one, a coarse fast-marching
+///   order over tiles (the group ordering of Hong & Jeong 2016, "A group-ordered
+///   fast iterative method for eikonal equations", with the band of the
+///   two-scale / "untidy" priority queues of Yatziv, Bartesaghi & Sapiro 2006).
+/// - Checkerboard phases: tiles of one colour share no halo, so a phase runs
+///   them in parallel without races and results do not depend on the thread
+///   count or the order of tiles (activation uses order-independent atomic
+///   min / or only).
+/// - Several fields (one per goal set) are one solve: their tiles share the
+///   phases, so 4 groups cost one launch and one convergence test.
+///
+/// A phase p (colour p & 1) has two passes separated by a barrier (an OpenMP
+/// loop end on the CPU, a grid-wide sync on the GPU):
+///   1. select: every tile of every field is scanned; a tile of the phase's
+///      colour whose key is within the band of its field's lowest key
+///      (lowest[p % 3]) is selected, every other active tile adds its key to
+///      lowest[(p + 1) % 3];
+///   2. process: every selected tile clears its key, sweeps, and pushes what
+///      it left behind (its edges' drops to the neighbour tiles, unfinished
+///      cells to itself) as keys, also into lowest[(p + 1) % 3].
+/// The solve ends after the first phase whose lowest[(p + 1) % 3] is +inf
+/// for every field. lowest[(p + 2) % 3] is reset during phase p (nobody
+/// reads or writes it then).
+
+#include <stdint.h>
+#include <string.h>
+
+#include "eikonal_update.hpp"
+#include "hd.hpp"
+
+namespace ccrowd {
+
+/// Tile edge in cells on both backends: one warp per tile on the GPU (a
+/// diagonal of a tile has at most 32 cells, one per lane), one OpenMP thread
+/// per tile on the CPU. [Limit: <= 32]
+constexpr int kFimTile = 32;
+/// Row pitch of a tile with its one-cell halo (GPU shared memory). [Units: cells]
+constexpr int kFimHaloPitch = kFimTile + 2;
+
+/// Cell states of the solver's padded state array.
+enum FimCellState : uint32_t {
+    kFimClean = 0,  ///< Open, up to date with its neighbours.
+    kFimDirty = 1,  ///< Open, a neighbour dropped since its last update.
+    kFimFixed = 2   ///< Padding border, blocked or source: never updated.
+};
+
+/// Edge bits of FimSchedView::from: the edges a tile's activation came through.
+enum FimFromBit : uint32_t {
+    kFimFromE = 1u,  ///< From tile (tx+1, ty).
+    kFimFromN = 2u,  ///< From tile (tx, ty+1).
+    kFimFromW = 4u,  ///< From tile (tx-1, ty).
+    kFimFromS = 8u   ///< From tile (tx, ty-1).
+};
+
+/// Grid and tiling of one solve. Potentials and cell states live in padded
+/// arrays of (nx + 2) x (ny + 2) whose border is fixed at +inf, so the local
+/// update needs no bounds checks.
+struct FimGrid {
+    int nx = 0, ny = 0;          ///< Cells. [Limit: >= 1]
+    int tilesX = 0, tilesY = 0;  ///< Tiles: ceil(n / kFimTile).
+    int pitch = 0;               ///< Row length of the padded arrays: nx + 2.
+    float h = 1.f;               ///< Cell size. [Units: m]
+    float tol = 1e-6f;           ///< Relative tolerance (eikonalTolerance).
+
+    /// Index of cell (i, j) in a padded array.
+    CC_HD int padded(int i, int j) const { return (i + 1) + (j + 1) * pitch; }
+    /// Cells of a padded array.
+    CC_HD long long paddedSize() const { return static_cast<long long>(pitch) * (ny + 2); }
+    /// Index of cell (i, j) in nx-by-ny arrays (costs, blocked).
+    CC_HD int cell(int i, int j) const { return i + j * nx; }
+    /// Tiles of one field.
+    CC_HD int tiles() const { return tilesX * tilesY; }
+    /// Index of tile (tx, ty).
+    CC_HD int tile(int tx, int ty) const { return tx + ty * tilesX; }
+    /// Checkerboard colour of tile (tx, ty): 0 or 1.
+    CC_HD static int colour(int tx, int ty) { return (tx + ty) & 1; }
+};
+
+/// Makes the tiling of an nx-by-ny grid.
+inline FimGrid makeFimGrid(int nx, int ny, float h, float tol) {
+    FimGrid g;
+    g.nx = nx; g.ny = ny; g.h = h; g.tol = tol;
+    g.tilesX = (nx + kFimTile - 1) / kFimTile;
+    g.tilesY = (ny + kFimTile - 1) / kFimTile;
+    g.pitch = nx + 2;
+    return g;
+}
+
+// ---------------------------------------------------------------------------
+// Keys: potentials as unsigned integers with the same order, so that the
+// lowest key is an atomic min on both backends (no float atomics).
+
+/// Key of no activity (+inf).
+constexpr uint32_t kFimNoKey = 0xFF800000u;
+
+/// Order-preserving map of a float (not NaN) to an unsigned integer.
+CC_HD inline uint32_t fimKey(float v) {
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+/// Inverse of fimKey.
+CC_HD inline float fimKeyValue(uint32_t k) {
+    const uint32_t b = (k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k;
+    float v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+/// *p = min(*p, v), atomically (relaxed): any order of calls gives one result.
+CC_HD inline void fimAtomicMin(uint32_t* p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+    atomicMin(reinterpret_cast<unsigned int*>(p), v);
+#else
+    uint32_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+#endif
+}
+/// *p |= v, atomically (relaxed).
+CC_HD inline void fimAtomicOr(uint32_t* p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+    atomicOr(reinterpret_cast<unsigned int*>(p), v);
+#else
+    __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+#endif
+}
+/// *p += v, atomically (relaxed).
+CC_HD inline void fimAtomicAdd(unsigned long long* p, unsigned long long v) {
+#ifdef __CUDA_ARCH__
+    atomicAdd(p, v);
+#else
+    __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/// Marks an open cell dirty. Two tiles of one colour may mark the same
+/// corner cell of a tile of the other colour at once, and two lanes of a warp
+/// the same cell of the next diagonal; all store kFimDirty over kFimClean, so
+/// relaxed loads and stores suffice. Returns false for a fixed cell (border,
+/// blocked, source), which is never marked.
+CC_HD inline bool fimMarkDirty(uint32_t* s) {
+#ifdef __CUDA_ARCH__
+    const uint32_t v = *reinterpret_cast<volatile uint32_t*>(s);
+    if (v == kFimClean) *reinterpret_cast<volatile uint32_t*>(s) = kFimDirty;
+#else
+    const uint32_t v = __atomic_load_n(s, __ATOMIC_RELAXED);
+    if (v == kFimClean) __atomic_store_n(s, kFimDirty, __ATOMIC_RELAXED);
+#endif
+    return v != kFimFixed;
+}
+
+// ---------------------------------------------------------------------------
+// The state of a solve: every field's padded potentials and cell states, and
+// per tile its key and activation edges.
+
+/// Views of a (multi-field) solve's state. Pointers are host pointers on the
+/// CPU and device pointers on the GPU.
+struct FimSchedView {
+    FimGrid g;                  ///< Grid and tiling, the same for every field.
+    int fields = 0;             ///< Fields solved together. [Limit: >= 1]
+    float* phi = nullptr;       ///< Padded potentials, field after field. [Size: fields * g.paddedSize()]
+    uint32_t* state = nullptr;  ///< FimCellState, same layout as phi.
+    const FaceCost* const* cost = nullptr;  ///< Per field: unit costs of its nx*ny cells.
+    uint32_t* key = nullptr;    ///< Per field and tile: lowest potential that activated it (fimKey; kFimNoKey = inactive). [Size: fields * g.tiles()]
+    uint32_t* from = nullptr;   ///< Per field and tile: FimFromBit edges of that activation. [Size: fields * g.tiles()]
+    uint32_t* lowest = nullptr; ///< Per field: 3 rotating lowest keys (see the file comment). [Size: fields * 3]
+    const float* band = nullptr;  ///< Per field: band above the lowest key a phase runs. [Units: s] [Size: fields]
+    unsigned long long* updates = nullptr;      ///< Per field: local solver calls. [Size: fields]
+    unsigned long long* activations = nullptr;  ///< Per field: tiles processed. [Size: fields]
+    int sweeps = 4;             ///< Sweep budget per tile activation. [Limit: >= 1]
+
+    /// Index of tile t of field f in key / from.
+    CC_HD long long tileIndex(int f, int t) const { return static_cast<long long>(f) * g.tiles() + t; }
+    /// Field f's padded potentials.
+    CC_HD float* phiOf(int f) const { return phi + static_cast<long long>(f) * g.paddedSize(); }
+    /// Field f's padded cell states.
+    CC_HD uint32_t* stateOf(int f) const { return state + static_cast<long long>(f) * g.paddedSize(); }
+};
+
+/// Pass 1 of phase @p phase for tile @p t of field @p f: true when the tile
+/// runs in this phase (its colour, key within the band); an active tile that
+/// does not run adds its key to the next lowest key.
+CC_HD inline bool fimSelect(const FimSchedView& v, int phase, int f, int t) {
+    const uint32_t k = v.key[v.tileIndex(f, t)];
+    if (k == kFimNoKey) return false;
+    const int tx = t % v.g.tilesX, ty = t / v.g.tilesX;
+    const uint32_t lo = v.lowest[f * 3 + phase % 3];
+    if (FimGrid::colour(tx, ty) == (phase & 1) && fimKeyValue(k) <= fimKeyValue(lo) + v.band[f]) return true;
+    fimAtomicMin(&v.lowest[f * 3 + (phase + 1) % 3], k);
+    return false;
+}
+
+/// Activates tile (tx, ty) of field f (if inside) with potential @p value
+/// through edge @p fromBit (0: the tile itself).
+CC_HD inline void fimActivate(const FimSchedView& v, int phase, int f, int tx, int ty, float value, uint32_t fromBit) {
+    if (tx < 0 || ty < 0 || tx >= v.g.tilesX || ty >= v.g.tilesY || !(value < INFINITY)) return;
+    const long long ti = v.tileIndex(f, v.g.tile(tx, ty));
+    const uint32_t k = fimKey(value);
+    fimAtomicMin(&v.key[ti], k);
+    if (fromBit) fimAtomicOr(&v.from[ti], fromBit);
+    fimAtomicMin(&v.lowest[f * 3 + (phase + 1) % 3], k);
+}
+
+// ---------------------------------------------------------------------------
+// Processing one tile: sweeps over its dirty cells.
+
+/// One tile's memory as the sweeps see it: cell (0, 0) of the tile and row
+/// pitches, with a one-cell halo readable at -1 and w / h. On the CPU these
+/// point into the padded arrays; on the GPU into the warp's shared copy.
+struct FimTileMem {
+    float* phi;            ///< Potential of tile cell (0, 0).
+    uint32_t* state;       ///< FimCellState of tile cell (0, 0), same pitch as phi.
+    int pitch;             ///< Row pitch of phi and state. [Units: cells]
+    const FaceCost* cost;  ///< Unit cost of tile cell (0, 0).
+    int costPitch;         ///< Row pitch of cost. [Units: cells]
+    int w, h;              ///< Tile cells (edge tiles are smaller). [Limit: 1..kFimTile]
+    float cell;            ///< Cell size. [Units: m]
+    float tol;             ///< Relative tolerance.
+};
+
+/// What processing a tile leaves behind, per lane until the tile's end.
+struct FimTileReport {
+    /// Lowest new potential passed to the E, N, W, S neighbour tile and left
+    /// in the tile itself (dirty cells after the sweep budget); +inf = none.
+    float key[5] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};
+    unsigned long long updates = 0;  ///< Local solver calls.
+};
+
+/// The work of one cell (i, j) (tile-local) in a sweep in direction
+/// (DI, DJ). A dirty cell is updated with the shared Godunov update
+/// (eikonal_update.hpp) and keeps the minimum; a significant drop marks the
+/// neighbours above the new value dirty (only those can drop in turn). A
+/// mark behind the sweep front (on the upwind side, already passed) means
+/// another sweep; a mark across the tile edge goes to the report for that
+/// edge.
+///
+/// The cell reads its four neighbours and its own state, and writes its own
+/// value and state and its neighbours' states. In a sweep in direction
+/// (DI, DJ) every order that visits (i - DI, j) and (i, j - DJ) before
+/// (i, j), and (i + DI, j) and (i, j + DJ) after it, gives the same values,
+/// marks and counts: the upwind neighbours are final for this sweep and the
+/// downwind ones not yet touched. Row by row (a CPU thread: contiguous
+/// memory) and diagonal by diagonal (a warp: a diagonal's cells on the
+/// lanes) are two such orders (Detrixhe, Gibou & Min 2013, §3).
+template <int DI, int DJ>
+struct FimSweepCell {
+    FimTileMem m;
+    FimTileReport* r;  ///< This lane's report.
+    bool* behind;      ///< This lane's "marked a cell behind the front".
+    float* behindMin;  ///< Lowest potential that did.
+
+    CC_HD void operator()(int i, int j) const {
+        const int q = i + j * m.pitch;
+        uint32_t* st = m.state + q;
+        if (*st != kFimDirty) return;
+        *st = kFimClean;
+        // Godunov update from the current neighbours (E, W, N, S); keep the minimum
+        float* p = m.phi + q;
+        const float nw = eikonalUpdate(p[1], p[-1], p[m.pitch], p[-m.pitch], m.cost[i + j * m.costPitch], m.cell);
+        ++r->updates;
+        if (!(nw < *p)) return;
+        const bool significant = *p - nw > eikonalTolerance(nw, m.tol, m.cell);
+        *p = nw;
+        if (!significant) return;
+        // neighbours above the new value may drop now
+        bool back = false;
+        if (nw < p[1] && fimMarkDirty(st + 1)) {
+            if (i == m.w - 1) r->key[0] = minf(r->key[0], nw); else back |= DI < 0;
+        }
+        if (nw < p[m.pitch] && fimMarkDirty(st + m.pitch)) {
+            if (j == m.h - 1) r->key[1] = minf(r->key[1], nw); else back |= DJ < 0;
+        }
+        if (nw < p[-1] && fimMarkDirty(st - 1)) {
+            if (i == 0) r->key[2] = minf(r->key[2], nw); else back |= DI > 0;
+        }
+        if (nw < p[-m.pitch] && fimMarkDirty(st - m.pitch)) {
+            if (j == 0) r->key[3] = minf(r->key[3], nw); else back |= DJ > 0;
+        }
+        if (back) { *behind = true; *behindMin = minf(*behindMin, nw); }
+    }
+};
+
+/// Cell of a w x h tile at position @p u of diagonal @p d in the sweep
+/// direction (DI, DJ): the diagonal order's visit of the u-th cell, with
+/// u in [fimDiagonalBegin(d, h), fimDiagonalEnd(d, w)].
+CC_HD inline int fimDiagonalBegin(int d, int h) { return d - (h - 1) > 0 ? d - (h - 1) : 0; }
+CC_HD inline int fimDiagonalEnd(int d, int w) { return d < w - 1 ? d : w - 1; }
+template <int DI, int DJ>
+CC_HD inline void fimDiagonalCell(int w, int h, int d, int u, int& i, int& j) {
+    i = DI > 0 ? u : w - 1 - u;
+    j = DJ > 0 ? d - u : h - 1 - (d - u);
+}
+
+/// One sweep in direction (DI, DJ) over the tile's dirty cells. Team visits
+/// the cells in an order FimSweepCell allows (rows on a CPU thread,
+/// diagonals on a warp) and answers whether any lane marked behind. Returns
+/// that answer; the lane's behind-minimum goes to r.key[4].
+template <int DI, int DJ, class Team>
+CC_HD bool fimSweep(const Team& team, const FimTileMem& m, FimTileReport& r) {
+    bool behind = false;
+    float behindMin = INFINITY;
+    team.template sweep<DI, DJ>(m.w, m.h, FimSweepCell<DI, DJ>{m, &r, &behind, &behindMin});
+    r.key[4] = minf(r.key[4], behindMin);
+    return team.any(behind);
+}
+
+/// Processes one tile: sweeps its dirty cells in the four diagonal orders,
+/// the first one downwind of the edges its activation came through
+/// (@p from, FimFromBit), until no dirty cell is left behind a sweep or
+/// m's sweep budget @p sweeps is spent. Returns this lane's report; the
+/// caller combines the lanes' reports (Team::reduce). key[4] is finite only
+/// when dirty cells are left over.
+template <class Team>
+CC_HD FimTileReport fimProcessTile(const Team& team, const FimTileMem& m, uint32_t from, int sweeps) {
+    FimTileReport r;
+    const bool east = !(from & kFimFromE) || (from & kFimFromW);
+    const bool north = !(from & kFimFromN) || (from & kFimFromS);
+    const int order = (east ? 0 : 1) | (north ? 0 : 2);  // index of (DI, DJ) = (+-1, +-1)
+    // alternate directions: each next sweep reverses one or both axes
+    const int sequence[4][4] = {{0, 3, 1, 2}, {1, 2, 0, 3}, {2, 1, 3, 0}, {3, 0, 2, 1}};
+    bool again = true;
+    for (int s = 0; s < sweeps && again; ++s) {
+        switch (sequence[order][s & 3]) {
+            case 0: again = fimSweep<1, 1>(team, m, r); break;
+            case 1: again = fimSweep<-1, 1>(team, m, r); break;
+            case 2: again = fimSweep<1, -1>(team, m, r); break;
+            default: again = fimSweep<-1, -1>(team, m, r); break;
+        }
+    }
+    if (!again) r.key[4] = INFINITY;
+    return r;
+}
+
+/// Pass 2's report of tile (tx, ty) of field f after processing: the edges'
+/// drops activate the neighbour tiles across them, cells left dirty the tile
+/// itself, and the tile's counters grow. @p r is the tile's combined report.
+CC_HD inline void fimReport(const FimSchedView& v, int phase, int f, int tx, int ty, const FimTileReport& r) {
+    fimActivate(v, phase, f, tx + 1, ty, r.key[0], kFimFromW);
+    fimActivate(v, phase, f, tx, ty + 1, r.key[1], kFimFromS);
+    fimActivate(v, phase, f, tx - 1, ty, r.key[2], kFimFromE);
+    fimActivate(v, phase, f, tx, ty - 1, r.key[3], kFimFromN);
+    fimActivate(v, phase, f, tx, ty, r.key[4], 0u);
+    fimAtomicAdd(&v.updates[f], r.updates);
+    fimAtomicAdd(&v.activations[f], 1ull);
+}
+
+/// Cells [i0, i0 + w) x [j0, j0 + h) of tile (tx, ty).
+struct FimTileBox {
+    int i0, j0, w, h;
+};
+/// The cells of tile (tx, ty).
+CC_HD inline FimTileBox fimTileBox(const FimGrid& g, int tx, int ty) {
+    FimTileBox b;
+    b.i0 = tx * kFimTile;
+    b.j0 = ty * kFimTile;
+    b.w = g.nx - b.i0 < kFimTile ? g.nx - b.i0 : kFimTile;
+    b.h = g.ny - b.j0 < kFimTile ? g.ny - b.j0 : kFimTile;
+    return b;
+}
+
+// ---------------------------------------------------------------------------
+// Set-up of a solve, per cell and per source (forEachIndex functors).
+
+/// Fills every field's padded potentials (+inf) and states (fixed on the
+/// border and blocked cells, clean elsewhere). Runs over padded cells (i, j)
+/// with i in [0, pitch) and j in [0, fields * (ny + 2)): field after field.
+struct FimInitCells {
+    FimSchedView v;
+    const uint8_t* blocked;  ///< 1 = blocked. [Size: nx*ny]
+    CC_HD void operator()(int i, int j) const {
+        const int rows = v.g.ny + 2;
+        const int f = j / rows, jp = j - f * rows;
+        const long long k = f * v.g.paddedSize() + static_cast<long long>(jp) * v.g.pitch + i;
+        const int ci = i - 1, cj = jp - 1;
+        const bool border = ci < 0 || cj < 0 || ci >= v.g.nx || cj >= v.g.ny;
+        v.phi[k] = INFINITY;
+        v.state[k] = border || blocked[v.g.cell(border ? 0 : ci, border ? 0 : cj)] ? kFimFixed : kFimClean;
+    }
+};
+
+/// Clears the per-tile keys and activation edges; index k runs over fields * tiles.
+struct FimInitTiles {
+    FimSchedView v;
+    CC_HD void operator()(int k) const {
+        v.key[k] = kFimNoKey;
+        v.from[k] = 0u;
+    }
+};
+
+/// Sets keys to kFimNoKey (the rotating lowest keys); index k runs over them.
+struct FimInitKeys {
+    uint32_t* key;
+    CC_HD void operator()(int k) const { key[k] = kFimNoKey; }
+};
+
+/// One source cell of a multi-field solve.
+struct FimSource {
+    int field;    ///< Field index. [Limit: 0 <= field < fields]
+    int i, j;     ///< Cell. [Limit: inside the grid, open]
+    float value;  ///< Fixed potential. [Units: s] [Limit: finite]
+};
+
+/// Sets a source cell: its potential (the lowest of duplicates) and fixed
+/// state. Index k runs over the sources.
+struct FimSetSources {
+    FimSchedView v;
+    const FimSource* src;
+    CC_HD void operator()(int k) const {
+        const FimSource s = src[k];
+        const int q = v.g.padded(s.i, s.j);
+        // lowest value of duplicated sources: a min over ordered keys
+        uint32_t* bits = reinterpret_cast<uint32_t*>(v.phiOf(s.field) + q);
+        for (;;) {
+            const float cur = *reinterpret_cast<volatile float*>(v.phiOf(s.field) + q);
+            if (!(s.value < cur)) break;
+            uint32_t expect, want;
+            memcpy(&expect, &cur, sizeof expect);
+            memcpy(&want, &s.value, sizeof want);
+#ifdef __CUDA_ARCH__
+            if (atomicCAS(reinterpret_cast<unsigned int*>(bits), expect, want) == expect) break;
+#else
+            if (__atomic_compare_exchange_n(bits, &expect, want, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+#endif
+        }
+        v.stateOf(s.field)[q] = kFimFixed;
+    }
+};
+
+/// After FimSetSources: marks the open neighbours of each source dirty and
+/// activates their tiles with the source's value (phase 0's lowest key).
+struct FimSeedSources {
+    FimSchedView v;
+    const FimSource* src;
+    CC_HD void operator()(int k) const {
+        const FimSource s = src[k];
+        const int q = v.g.padded(s.i, s.j);
+        uint32_t* st = v.stateOf(s.field);
+        const int nb[4][2] = {{s.i + 1, s.j}, {s.i - 1, s.j}, {s.i, s.j + 1}, {s.i, s.j - 1}};
+        const int dq[4] = {1, -1, v.g.pitch, -v.g.pitch};
+        for (int n = 0; n < 4; ++n) {
+            if (!fimMarkDirty(st + q + dq[n])) continue;
+            // phase -1's "next" slot is phase 0's current one
+            fimActivate(v, -1 + 3, s.field, nb[n][0] / kFimTile, nb[n][1] / kFimTile, s.value, 0u);
+        }
+    }
+};
+
+}  // namespace ccrowd
