@@ -67,7 +67,7 @@ struct StepReport {
     int potentials_solved = 0;       ///< Eikonal solves this step.
     bool potentials_converged = true;
     double potential_updates_per_cell = 0.0;  ///< Mean over the step's solves.
-    long long potential_phases = 0;  ///< FIM phases summed over the step's solves.
+    long long potential_phases = 0;  ///< FIM phases of the step's one solve (every field together).
 };
 
 /// Host copy of the agents (structure of arrays).

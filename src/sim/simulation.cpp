@@ -54,8 +54,7 @@ struct Simulation::Impl {
     std::vector<Field<sim::Vel2>> desired;       ///< Same indexing.
     sim::FieldTable fields;                      ///< Whose field k is; each group's field and goal per route step.
     std::vector<Field<std::uint8_t>> goalMask;   ///< Per goal: 1 on its cells.
-    std::vector<FimSolver> solvers;              ///< One per field: workspaces kept between steps.
-    std::vector<FimSolver> serialSolvers;        ///< Same, one CPU thread each (fields solved side by side).
+    FimSolver solver;                            ///< Every field's potential in one solve; workspace kept between steps.
     std::vector<EikonalProblem> problems;        ///< Per field: its goal's cells as sources; costs from `cost`.
     sim::SplatWorkspace splatWs;
     sim::PressureWorkspace pressureWs;
@@ -70,8 +69,6 @@ struct Simulation::Impl {
     template <class F>
     void timed(Stage s, F&& f);
     void exitAndSpawn();
-    /// Solves the potential of field @p k (one CPU thread when @p singleThread).
-    EikonalStats solvePotential(int k, bool singleThread);
     /// @p f with its host copy holding this step's values (CUDA: downloaded
     /// at most once per step; the CPU backend's fields live on the host).
     template <class T>
@@ -101,7 +98,7 @@ std::vector<float> Simulation::Impl::flatten(Field<T>& f) {
     return out;
 }
 
-Simulation::Impl::Impl(Scene s, const Exec& e) : scene(std::move(s)), ex(e) {
+Simulation::Impl::Impl(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(e) {
     grid = rasterizeScene(scene);
     gi = GridInfo{grid.nx, grid.ny, grid.h, grid.origin.x, grid.origin.y};
     groups.resize(scene.groups.size());
@@ -159,8 +156,6 @@ void Simulation::Impl::setupFields() {
             potential.emplace_back(nx, ny, INFINITY);
             desired.emplace_back(nx, ny, sim::Vel2{});
             if (ex.backend == Backend::Cuda) desired.back().upload();
-            solvers.emplace_back(ex);
-            serialSolvers.emplace_back(Exec{ex.backend, 1});
         }
     }
 }
@@ -218,16 +213,17 @@ void Simulation::Impl::step() {
     // (e) potential per field that has agents: eikonal |grad phi| = C, goals as sources (FIM)
     const std::vector<int> used = agents.fieldsInUse(static_cast<int>(potential.size()));
     timed(Stage::Potential, [&] {
-        std::vector<int> todo;
+        // every field with agents in one solve: their tiles share the FIM's
+        // phases (one launch and one convergence test on the GPU)
+        std::vector<const EikonalProblem*> probs;
+        std::vector<Field<float>*> outs;
         for (std::size_t k = 0; k < potential.size(); ++k)
-            if (used[k]) todo.push_back(static_cast<int>(k));
-        std::vector<EikonalStats> stats(todo.size());
-        // one solve per field; on the CPU several fields run side by side, one
-        // thread each (a single field uses all threads inside its FIM)
-        const bool sideBySide = ex.backend == Backend::Cpu && todo.size() > 1 && cpuThreads(ex) > 1;
-        const int n = static_cast<int>(todo.size());
-#pragma omp parallel for num_threads(sideBySide ? cpuThreads(ex) : 1) schedule(dynamic, 1)
-        for (int t = 0; t < n; ++t) stats[static_cast<std::size_t>(t)] = solvePotential(todo[static_cast<std::size_t>(t)], sideBySide);
+            if (used[k]) { probs.push_back(&problems[k]); outs.push_back(&potential[k]); }
+        EikonalOptions opt;
+        opt.validate = false;  // costs come from unitCost: finite and positive by construction
+        opt.download = false;  // CUDA: the potentials stay on the device; readers download
+        const std::vector<EikonalStats> stats = solver.solveMany(probs, outs, opt);
+        const int n = static_cast<int>(stats.size());
         report.potentials_solved = n;
         report.potentials_converged = true;
         report.potential_phases = 0;
@@ -235,7 +231,7 @@ void Simulation::Impl::step() {
         for (const EikonalStats& st : stats) {
             report.potentials_converged = report.potentials_converged && st.converged;
             upc += st.updates_per_cell;
-            report.potential_phases += st.iterations;
+            report.potential_phases = std::max<long long>(report.potential_phases, st.iterations);
         }
         report.potential_updates_per_cell = n ? upc / n : 0.0;
     });
@@ -281,13 +277,6 @@ void Simulation::Impl::step() {
     // (j) exit and spawn
     timed(Stage::ExitSpawn, [&] { exitAndSpawn(); });
     ++times.steps;
-}
-
-EikonalStats Simulation::Impl::solvePotential(int k, bool singleThread) {
-    const std::size_t f = static_cast<std::size_t>(k);
-    EikonalOptions opt;
-    opt.validate = false;  // costs come from unitCost: finite and positive by construction
-    return (singleThread ? serialSolvers[f] : solvers[f]).solve(problems[f], potential[f], opt);
 }
 
 void Simulation::Impl::exitAndSpawn() {
@@ -406,8 +395,7 @@ std::size_t Simulation::gridBytes() const {
     total += bytes(m.speed) + bytes(m.cost) + bytes(m.perceiveWs.rows);
     for (std::size_t k = 0; k < m.potential.size(); ++k) total += bytes(m.potential[k]) + bytes(m.desired[k]);
     for (const Field<std::uint8_t>& g : m.goalMask) total += bytes(g);
-    for (const FimSolver& s : m.solvers) total += s.workspaceBytes();
-    for (const FimSolver& s : m.serialSolvers) total += s.workspaceBytes();
+    total += m.solver.workspaceBytes();
     total += arrayBytes(m.splatWs.begin, m.splatWs.end, m.pressureWs.residual, m.separateWs.first);
     return total;
 }
