@@ -189,6 +189,7 @@ struct FimSchedView {
     const float* band = nullptr;  ///< Per field: band above the lowest key a phase runs. [Units: s] [Size: fields]
     unsigned long long* updates = nullptr;      ///< Per field: local solver calls. [Size: fields]
     unsigned long long* activations = nullptr;  ///< Per field: tiles processed. [Size: fields]
+    uint32_t* runs = nullptr;   ///< Per field and tile: times processed. [Size: fields * g.tiles()]
     int sweeps = 4;             ///< Sweep budget per tile activation. [Limit: >= 1]
 
     /// Index of tile t of field f in key / from.
@@ -326,6 +327,35 @@ CC_HD bool fimSweep(const Team& team, const FimTileMem& m, FimTileReport& r) {
     return team.any(behind);
 }
 
+/// A CPU thread as a team: it visits a tile's cells row by row in the
+/// sweep's direction (contiguous memory) and is its own only lane.
+struct FimRowTeam {
+    template <int DI, int DJ, class F>
+    CC_HD void sweep(int w, int h, const F& f) const {
+        for (int jj = 0; jj < h; ++jj) {
+            const int j = DJ > 0 ? jj : h - 1 - jj;
+            for (int ii = 0; ii < w; ++ii) f(DI > 0 ? ii : w - 1 - ii, j);
+        }
+    }
+    CC_HD bool any(bool x) const { return x; }
+};
+
+/// The GPU's visiting order (diagonal by diagonal, a diagonal's cells in
+/// lane order) run by one thread: what a warp computes, on the CPU, so
+/// tests can check that both orders give the same tiles.
+struct FimDiagonalTeam {
+    template <int DI, int DJ, class F>
+    CC_HD void sweep(int w, int h, const F& f) const {
+        for (int d = 0; d <= w + h - 2; ++d)
+            for (int u = fimDiagonalBegin(d, h); u <= fimDiagonalEnd(d, w); ++u) {
+                int i, j;
+                fimDiagonalCell<DI, DJ>(w, h, d, u, i, j);
+                f(i, j);
+            }
+    }
+    CC_HD bool any(bool x) const { return x; }
+};
+
 /// Processes one tile: sweeps its dirty cells in the four diagonal orders,
 /// the first one downwind of the edges its activation came through
 /// (@p from, FimFromBit), until no dirty cell is left behind a sweep or
@@ -364,6 +394,7 @@ CC_HD inline void fimReport(const FimSchedView& v, int phase, int f, int tx, int
     fimActivate(v, phase, f, tx, ty, r.key[4], 0u);
     fimAtomicAdd(&v.updates[f], r.updates);
     fimAtomicAdd(&v.activations[f], 1ull);
+    ++v.runs[v.tileIndex(f, v.g.tile(tx, ty))];  // only this tile's worker writes it in a phase
 }
 
 /// Cells [i0, i0 + w) x [j0, j0 + h) of tile (tx, ty).
@@ -400,12 +431,13 @@ struct FimInitCells {
     }
 };
 
-/// Clears the per-tile keys and activation edges; index k runs over fields * tiles.
+/// Clears the per-tile keys, activation edges and run counts; index k runs over fields * tiles.
 struct FimInitTiles {
     FimSchedView v;
     CC_HD void operator()(int k) const {
         v.key[k] = kFimNoKey;
         v.from[k] = 0u;
+        v.runs[k] = 0u;
     }
 };
 

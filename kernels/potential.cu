@@ -28,7 +28,9 @@ namespace ccrowd {
 struct FimSolver::Workspace {
     std::vector<float> phi;                    ///< CPU: padded potentials of every field.
     std::vector<std::uint32_t> state;          ///< CPU: padded FimCellState of every field.
-    std::vector<std::uint32_t> key, from;      ///< CPU: per field and tile.
+    std::vector<std::uint32_t> key, from, runs;  ///< CPU: per field and tile.
+    FimGrid grid;                              ///< Last solve's grid.
+    int fields = 0;                            ///< Last solve's fields.
     std::vector<std::uint32_t> lowest;         ///< CPU: 3 per field.
     std::vector<float> band;                   ///< Per field. [Units: s]
     std::vector<unsigned long long> updates, activations;  ///< CPU: per field.
@@ -48,7 +50,7 @@ FimSolver& FimSolver::operator=(FimSolver&&) noexcept = default;
 std::size_t FimSolver::workspaceBytes() const {
     const Workspace& w = *ws_;
     std::size_t bytes = w.phi.capacity() * sizeof(float) + w.state.capacity() * sizeof(std::uint32_t) +
-                        (w.key.capacity() + w.from.capacity() + w.lowest.capacity()) * sizeof(std::uint32_t) +
+                        (w.key.capacity() + w.from.capacity() + w.runs.capacity() + w.lowest.capacity()) * sizeof(std::uint32_t) +
                         w.list.capacity() * sizeof(int) + w.sources.capacity() * sizeof(FimSource);
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
     bytes += w.cuda.bytes();
@@ -57,22 +59,6 @@ std::size_t FimSolver::workspaceBytes() const {
 }
 
 namespace {
-
-/// A CPU thread's "team" for fim_schedule.hpp: it runs the cells of a
-/// diagonal one after another, and is its own only lane.
-/// A CPU thread's "team" for fim_schedule.hpp: it visits a tile's cells
-/// row by row in the sweep's direction (contiguous memory), and is its own
-/// only lane.
-struct RowTeam {
-    template <int DI, int DJ, class F>
-    void sweep(int w, int h, const F& f) const {
-        for (int jj = 0; jj < h; ++jj) {
-            const int j = DJ > 0 ? jj : h - 1 - jj;
-            for (int ii = 0; ii < w; ++ii) f(DI > 0 ? ii : w - 1 - ii, j);
-        }
-    }
-    bool any(bool x) const { return x; }
-};
 
 /// Automatic phase cap: finite always, and generous: a one-cell-wide
 /// serpentine through every tile needs about 8 phases per tile.
@@ -145,7 +131,7 @@ void processTileCpu(const FimSchedView& v, int phase, int idx) {
     const FimTileBox b = fimTileBox(g, tx, ty);
     const int q = g.padded(b.i0, b.j0);
     const FimTileMem m{v.phiOf(f) + q, v.stateOf(f) + q, g.pitch, v.cost[f] + g.cell(b.i0, b.j0), g.nx, b.w, b.h, g.h, g.tol};
-    const FimTileReport r = fimProcessTile(RowTeam{}, m, from, v.sweeps);
+    const FimTileReport r = fimProcessTile(FimRowTeam{}, m, from, v.sweeps);
     fimReport(v, phase, f, tx, ty, r);
 }
 
@@ -171,6 +157,8 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     const int fields = static_cast<int>(problems.size());
     const int threads = cpuThreads(ex_);
     Workspace& w = *ws_;
+    w.grid = g;
+    w.fields = fields;
 
     // sources of every field, and the band per field from its lowest cost
     w.sources.clear();
@@ -210,6 +198,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     w.state.resize(static_cast<std::size_t>(padded));
     w.key.resize(static_cast<std::size_t>(tiles));
     w.from.resize(static_cast<std::size_t>(tiles));
+    w.runs.resize(static_cast<std::size_t>(tiles));
     w.lowest.assign(static_cast<std::size_t>(3 * fields), kFimNoKey);
     w.updates.assign(fields, 0ull);
     w.activations.assign(fields, 0ull);
@@ -225,6 +214,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     v.band = w.band.data();
     v.updates = w.updates.data();
     v.activations = w.activations.data();
+    v.runs = w.runs.data();
     v.sweeps = std::max(1, opt.inner_iterations);
     const Exec cpu{Backend::Cpu, threads};
     forEachCell(cpu, CellRange{0, 0, g.pitch, (g.ny + 2) * fields}, FimInitCells{v, p0.blocked->host()});
@@ -268,6 +258,18 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     }
     perCellStats(problems, stats, threads);
     return stats;
+}
+
+std::vector<std::uint32_t> FimSolver::lastTileRuns(int k) const {
+    const Workspace& w = *ws_;
+    if (k < 0 || k >= w.fields)
+        throw InputError("FimSolver::lastTileRuns: problem " + std::to_string(k) + " not in the last solve (allowed: 0.." +
+                         std::to_string(w.fields - 1) + ")");
+    const std::size_t n = static_cast<std::size_t>(w.grid.tiles());
+#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
+    if (ex_.backend == Backend::Cuda) return w.cuda.runsOf(k, n);
+#endif
+    return {w.runs.begin() + static_cast<std::ptrdiff_t>(k * n), w.runs.begin() + static_cast<std::ptrdiff_t>((k + 1) * n)};
 }
 
 EikonalStats FimSolver::solve(const EikonalProblem& p, Field<float>& phi, const EikonalOptions& opt) {

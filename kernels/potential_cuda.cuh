@@ -255,17 +255,23 @@ __global__ void bandKernel(const uint32_t* lowestCost, int fields, float width, 
 /// Device buffers of the CUDA FIM, reused between solves (they only grow).
 /// Creating one touches no CUDA API. Non-copyable, movable.
 struct FimCudaWorkspace {
-    fimcuda::DeviceBuffer phi, state, key, from, lowest, band, lowestCost, updates, activations;
+    fimcuda::DeviceBuffer phi, state, key, from, runs, lowest, band, lowestCost, updates, activations;
     fimcuda::DeviceBuffer cost, costPtrs, blocked, sources, list, listCount, quietAfter, record;
     int blocksPerSm = 0, sms = 0;  ///< Cooperative launch geometry (0: not queried yet).
 
     /// Bytes allocated on the device.
     std::size_t bytes() const {
         std::size_t n = 0;
-        for (const fimcuda::DeviceBuffer* b : {&phi, &state, &key, &from, &lowest, &band, &lowestCost, &updates, &activations,
+        for (const fimcuda::DeviceBuffer* b : {&phi, &state, &key, &from, &runs, &lowest, &band, &lowestCost, &updates, &activations,
                                                &cost, &costPtrs, &blocked, &sources, &list, &listCount, &quietAfter, &record})
             n += b->capacity();
         return n;
+    }
+    /// Host copy of field k's per-tile run counts (n tiles per field).
+    std::vector<uint32_t> runsOf(int k, std::size_t n) const {
+        std::vector<uint32_t> out(n);
+        if (n) device::copyToHost(out.data(), runs.as<uint32_t>() + static_cast<std::size_t>(k) * n, n * sizeof(uint32_t));
+        return out;
     }
 };
 
@@ -302,6 +308,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     ws.state.reserve(static_cast<std::size_t>(padded) * sizeof(uint32_t));
     ws.key.reserve(static_cast<std::size_t>(tiles) * sizeof(uint32_t));
     ws.from.reserve(static_cast<std::size_t>(tiles) * sizeof(uint32_t));
+    ws.runs.reserve(static_cast<std::size_t>(tiles) * sizeof(uint32_t));
     ws.list.reserve(static_cast<std::size_t>(tiles) * sizeof(int));
     ws.lowest.reserve(3 * fields * sizeof(uint32_t));
     ws.lowestCost.reserve(fields * sizeof(uint32_t));
@@ -351,6 +358,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     v.band = ws.band.as<float>();
     v.updates = ws.updates.as<unsigned long long>();
     v.activations = ws.activations.as<unsigned long long>();
+    v.runs = ws.runs.as<uint32_t>();
     v.sweeps = std::max(1, opt.inner_iterations);
 
     // set-up kernels (the shared functors), counters zeroed, band from the lowest cost

@@ -116,6 +116,11 @@ public:
 
     const Exec& exec() const { return ex_; }
 
+    /// Times each tile of problem @p k was processed in the last solve, per
+    /// tile (tx + ty * tilesX, tiles of 32x32 cells): where the solver
+    /// worked. Throws InputError when the last solve had no problem @p k.
+    std::vector<std::uint32_t> lastTileRuns(int k) const;
+
     /// Host bytes held by the workspace (for memory reports).
     std::size_t workspaceBytes() const;
 
