@@ -272,6 +272,15 @@ struct FimSweepCell {
     bool* behind;      ///< This lane's "marked a cell behind the front".
     float* behindMin;  ///< Lowest potential that did.
 
+    /// True when some cell of tile row @p j is dirty now (a team may skip
+    /// a row without: none of its cells would do anything).
+    CC_HD bool rowHasDirty(int j) const {
+        const uint32_t* st = m.state + j * m.pitch;
+        uint32_t any = 0;
+        for (int i = 0; i < m.w; ++i) any |= st[i] & kFimDirty;
+        return any != 0;
+    }
+
     CC_HD void operator()(int i, int j) const {
         const int q = i + j * m.pitch;
         uint32_t* st = m.state + q;
@@ -334,6 +343,9 @@ struct FimRowTeam {
     CC_HD void sweep(int w, int h, const F& f) const {
         for (int jj = 0; jj < h; ++jj) {
             const int j = DJ > 0 ? jj : h - 1 - jj;
+            // a row is only marked by the rows before it and by its own cells:
+            // with no dirty cell on arrival, nothing in it runs
+            if (!f.rowHasDirty(j)) continue;
             for (int ii = 0; ii < w; ++ii) f(DI > 0 ? ii : w - 1 - ii, j);
         }
     }

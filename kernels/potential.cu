@@ -181,8 +181,10 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
 #endif
 
     // costs: lowest per field (the band) and, when validating, the first bad one
+    // (fields sharing one cost field, as the simulation's groups do, scan it once)
+    CostScan cs;
     for (int f = 0; f < fields; ++f) {
-        const CostScan cs = scanCosts(*problems[f], threads);
+        if (f == 0 || problems[f]->cost != problems[f - 1]->cost) cs = scanCosts(*problems[f], threads);
         if (opt.validate && cs.firstBad < static_cast<std::ptrdiff_t>(problems[f]->cost->size()))
             throwBadEikonalCost(*problems[f], cs.firstBad);
         // value ordering: a phase runs tiles within band_tiles tile widths
