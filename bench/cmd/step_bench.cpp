@@ -72,12 +72,13 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
     if (opt.csv) {
         out << "agents,cells,groups,backend,threads,ms_median";
         for (int s = 0; s < kStageCount; ++s) out << ",ms_" << stageName(static_cast<Stage>(s));
-        out << ",bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib\n";
+        out << ",bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib,fim_updates_per_cell,fim_phases\n";
     } else {
         out << std::setw(9) << "agents" << std::setw(7) << "cells" << std::setw(7) << "groups" << std::setw(9) << "backend"
             << std::setw(8) << "threads" << std::setw(11) << "ms/step";
         for (int s = 0; s < kStageCount; ++s) out << std::setw(17) << stageName(static_cast<Stage>(s));
-        out << std::setw(12) << "B/agent" << std::setw(14) << "B/cell/group" << std::setw(10) << "peak MiB" << "\n";
+        out << std::setw(12) << "B/agent" << std::setw(14) << "B/cell/group" << std::setw(10) << "peak MiB" << std::setw(10)
+            << "FIM upc" << std::setw(11) << "FIM phases" << "\n";
     }
     for (std::size_t ai = 0; ai < opt.agents.size(); ++ai) {
         for (std::size_t ci = 0; ci < opt.cells.size(); ++ci) {
@@ -90,10 +91,13 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
                 // time whole steps; the stage breakdown is the mean over the timed steps
                 std::vector<double> ms;
                 const StageTimes before = sim.times();
+                double upc = 0.0, phases = 0.0;  // the potential stage's work: FIM updates per cell and phases per step
                 for (int k = 0; k < opt.steps; ++k) {
                     const auto t0 = std::chrono::steady_clock::now();
                     sim.step();
                     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                    upc += sim.lastReport().potential_updates_per_cell / opt.steps;
+                    phases += static_cast<double>(sim.lastReport().potential_phases) / opt.steps;
                 }
                 const StageTimes& after = sim.times();
                 const double perCellGroup = static_cast<double>(sim.gridBytes()) /
@@ -112,7 +116,9 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
                 }
                 row << sep << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(12)) << static_cast<double>(sim.agentBytes())
                     << sep << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(14)) << perCellGroup << sep
-                    << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(10)) << peakRssMiB();
+                    << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(10)) << peakRssMiB() << sep
+                    << std::setprecision(2) << (opt.csv ? std::setw(0) : std::setw(10)) << upc << sep
+                    << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(11)) << phases;
                 out << row.str() << "\n";
                 out.flush();
             }
