@@ -58,8 +58,11 @@ constexpr int kFimTile = 32;
 /// Row pitch of a tile with its one-cell halo (GPU shared memory). [Units: cells]
 constexpr int kFimHaloPitch = kFimTile + 2;
 
+/// A cell's state in the solver's padded state array (FimCellState).
+using FimState = uint8_t;
+
 /// Cell states of the solver's padded state array.
-enum FimCellState : uint32_t {
+enum FimCellState : uint8_t {
     kFimClean = 0,  ///< Open, up to date with its neighbours.
     kFimDirty = 1,  ///< Open, a neighbour dropped since its last update.
     kFimFixed = 2   ///< Padding border, blocked or source: never updated.
@@ -160,12 +163,12 @@ CC_HD inline void fimAtomicAdd(unsigned long long* p, unsigned long long v) {
 /// the same cell of the next diagonal; all store kFimDirty over kFimClean, so
 /// relaxed loads and stores suffice. Returns false for a fixed cell (border,
 /// blocked, source), which is never marked.
-CC_HD inline bool fimMarkDirty(uint32_t* s) {
+CC_HD inline bool fimMarkDirty(FimState* s) {
 #ifdef __CUDA_ARCH__
-    const uint32_t v = *reinterpret_cast<volatile uint32_t*>(s);
-    if (v == kFimClean) *reinterpret_cast<volatile uint32_t*>(s) = kFimDirty;
+    const FimState v = *reinterpret_cast<volatile FimState*>(s);
+    if (v == kFimClean) *reinterpret_cast<volatile FimState*>(s) = kFimDirty;
 #else
-    const uint32_t v = __atomic_load_n(s, __ATOMIC_RELAXED);
+    const FimState v = __atomic_load_n(s, __ATOMIC_RELAXED);
     if (v == kFimClean) __atomic_store_n(s, kFimDirty, __ATOMIC_RELAXED);
 #endif
     return v != kFimFixed;
@@ -181,7 +184,7 @@ struct FimSchedView {
     FimGrid g;                  ///< Grid and tiling, the same for every field.
     int fields = 0;             ///< Fields solved together. [Limit: >= 1]
     float* phi = nullptr;       ///< Padded potentials, field after field. [Size: fields * g.paddedSize()]
-    uint32_t* state = nullptr;  ///< FimCellState, same layout as phi.
+    FimState* state = nullptr;  ///< FimCellState, same layout as phi.
     const FaceCost* const* cost = nullptr;  ///< Per field: unit costs of its nx*ny cells.
     uint32_t* key = nullptr;    ///< Per field and tile: lowest potential that activated it (fimKey; kFimNoKey = inactive). [Size: fields * g.tiles()]
     uint32_t* from = nullptr;   ///< Per field and tile: FimFromBit edges of that activation. [Size: fields * g.tiles()]
@@ -197,7 +200,7 @@ struct FimSchedView {
     /// Field f's padded potentials.
     CC_HD float* phiOf(int f) const { return phi + static_cast<long long>(f) * g.paddedSize(); }
     /// Field f's padded cell states.
-    CC_HD uint32_t* stateOf(int f) const { return state + static_cast<long long>(f) * g.paddedSize(); }
+    CC_HD FimState* stateOf(int f) const { return state + static_cast<long long>(f) * g.paddedSize(); }
 };
 
 /// Pass 1 of phase @p phase for tile @p t of field @p f: true when the tile
@@ -232,7 +235,7 @@ CC_HD inline void fimActivate(const FimSchedView& v, int phase, int f, int tx, i
 /// point into the padded arrays; on the GPU into the warp's shared copy.
 struct FimTileMem {
     float* phi;            ///< Potential of tile cell (0, 0).
-    uint32_t* state;       ///< FimCellState of tile cell (0, 0), same pitch as phi.
+    FimState* state;       ///< FimCellState of tile cell (0, 0), same pitch as phi.
     int pitch;             ///< Row pitch of phi and state. [Units: cells]
     const FaceCost* cost;  ///< Unit cost of tile cell (0, 0).
     int costPitch;         ///< Row pitch of cost. [Units: cells]
@@ -275,15 +278,15 @@ struct FimSweepCell {
     /// True when some cell of tile row @p j is dirty now (a team may skip
     /// a row without: none of its cells would do anything).
     CC_HD bool rowHasDirty(int j) const {
-        const uint32_t* st = m.state + j * m.pitch;
-        uint32_t any = 0;
+        const FimState* st = m.state + j * m.pitch;
+        unsigned any = 0;
         for (int i = 0; i < m.w; ++i) any |= st[i] & kFimDirty;
         return any != 0;
     }
 
     CC_HD void operator()(int i, int j) const {
         const int q = i + j * m.pitch;
-        uint32_t* st = m.state + q;
+        FimState* st = m.state + q;
         if (*st != kFimDirty) return;
         *st = kFimClean;
         // Godunov update from the current neighbours (E, W, N, S); keep the minimum
@@ -500,7 +503,7 @@ struct FimSeedSources {
     CC_HD void operator()(int k) const {
         const FimSource s = src[k];
         const int q = v.g.padded(s.i, s.j);
-        uint32_t* st = v.stateOf(s.field);
+        FimState* st = v.stateOf(s.field);
         const int nb[4][2] = {{s.i + 1, s.j}, {s.i - 1, s.j}, {s.i, s.j + 1}, {s.i, s.j - 1}};
         const int dq[4] = {1, -1, v.g.pitch, -v.g.pitch};
         for (int n = 0; n < 4; ++n) {

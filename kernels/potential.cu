@@ -27,7 +27,7 @@ namespace ccrowd {
 /// Buffers reused between solves (they only grow).
 struct FimSolver::Workspace {
     std::vector<float> phi;                    ///< CPU: padded potentials of every field.
-    std::vector<std::uint32_t> state;          ///< CPU: padded FimCellState of every field.
+    std::vector<FimState> state;               ///< CPU: padded FimCellState of every field.
     std::vector<std::uint32_t> key, from, runs;  ///< CPU: per field and tile.
     FimGrid grid;                              ///< Last solve's grid.
     int fields = 0;                            ///< Last solve's fields.
@@ -49,7 +49,7 @@ FimSolver& FimSolver::operator=(FimSolver&&) noexcept = default;
 
 std::size_t FimSolver::workspaceBytes() const {
     const Workspace& w = *ws_;
-    std::size_t bytes = w.phi.capacity() * sizeof(float) + w.state.capacity() * sizeof(std::uint32_t) +
+    std::size_t bytes = w.phi.capacity() * sizeof(float) + w.state.capacity() * sizeof(FimState) +
                         (w.key.capacity() + w.from.capacity() + w.runs.capacity() + w.lowest.capacity()) * sizeof(std::uint32_t) +
                         w.list.capacity() * sizeof(int) + w.sources.capacity() * sizeof(FimSource);
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)

@@ -118,7 +118,7 @@ namespace {
 /// Pass 2 for one selected tile, worked by one warp: stage tile and halo in
 /// shared memory, run fimProcessTile, write back the tile and the marks left
 /// in the halo, report (lane 0).
-__device__ void processTileWarp(const FimSchedView& v, int phase, int idx, float* sPhi, uint32_t* sState, int lane) {
+__device__ void processTileWarp(const FimSchedView& v, int phase, int idx, float* sPhi, FimState* sState, int lane) {
     const FimGrid& g = v.g;
     const int f = idx / g.tiles(), t = idx % g.tiles();
     const int tx = t % g.tilesX, ty = t / g.tilesX;
@@ -131,7 +131,7 @@ __device__ void processTileWarp(const FimSchedView& v, int phase, int idx, float
     }
     const FimTileBox b = fimTileBox(g, tx, ty);
     const float* phi = v.phiOf(f);
-    uint32_t* state = v.stateOf(f);
+    FimState* state = v.stateOf(f);
     // stage the tile and its halo (rows -1..h, columns -1..w; the padded
     // border makes every halo cell addressable)
     for (int r = -1; r <= b.h; ++r)
@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) solveKernel(SolveArgs a) 
     namespace cg = cooperative_groups;
     cg::grid_group grid = cg::this_grid();
     __shared__ float sPhi[kWarpsPerBlock][kHaloCells];
-    __shared__ uint32_t sState[kWarpsPerBlock][kHaloCells];
+    __shared__ FimState sState[kWarpsPerBlock][kHaloCells];
     const FimSchedView& v = a.v;
     const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
     const int gwarp = static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp;
@@ -305,7 +305,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         if (ws.blocksPerSm < 1) throw BackendError("fimSolveCuda: the solve kernel does not fit on a multiprocessor");
     }
     ws.phi.reserve(static_cast<std::size_t>(padded) * sizeof(float));
-    ws.state.reserve(static_cast<std::size_t>(padded) * sizeof(uint32_t));
+    ws.state.reserve(static_cast<std::size_t>(padded) * sizeof(FimState));
     ws.key.reserve(static_cast<std::size_t>(tiles) * sizeof(uint32_t));
     ws.from.reserve(static_cast<std::size_t>(tiles) * sizeof(uint32_t));
     ws.runs.reserve(static_cast<std::size_t>(tiles) * sizeof(uint32_t));
@@ -350,7 +350,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     v.g = g;
     v.fields = fields;
     v.phi = ws.phi.as<float>();
-    v.state = ws.state.as<uint32_t>();
+    v.state = ws.state.as<FimState>();
     v.cost = ws.costPtrs.as<const FaceCost*>();
     v.key = ws.key.as<uint32_t>();
     v.from = ws.from.as<uint32_t>();

@@ -27,7 +27,7 @@ namespace {
 struct TileBuffers {
     int w, h, pitch;
     std::vector<float> phi;
-    std::vector<std::uint32_t> state;
+    std::vector<FimState> state;
     std::vector<FaceCost> cost;
 
     TileBuffers(int w_, int h_, std::mt19937& rng) : w(w_), h(h_), pitch(w_ + 2) {

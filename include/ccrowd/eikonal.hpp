@@ -49,7 +49,7 @@ struct EikonalOptions {
     int max_iterations = 0;
     /// Most Gauss-Seidel sweeps (in the four diagonal orders) per tile
     /// activation, on both backends. [Limit: >= 1]
-    int inner_iterations = 4;
+    int inner_iterations = 8;
     /// Value-ordered tile scheduling (both backends). A phase runs only active tiles
     /// whose incoming potential is within band_tiles x (tile width x lowest
     /// cost) of the lowest one, a coarse fast-marching order that keeps tiles
