@@ -61,12 +61,23 @@ constexpr int kFimHaloPitch = kFimTile + 2;
 /// A cell's state in the solver's padded state array (FimCellState).
 using FimState = uint8_t;
 
-/// Cell states of the solver's padded state array.
+/// Cell state bits of the solver's padded state array.
 enum FimCellState : uint8_t {
     kFimClean = 0,  ///< Open, up to date with its neighbours.
-    kFimDirty = 1,  ///< Open, a neighbour dropped since its last update.
-    kFimFixed = 2   ///< Padding border, blocked or source: never updated.
+    kFimDirty = 1,  ///< Open, a neighbour dropped since its last update (lowering: may drop).
+    kFimFixed = 2,  ///< Padding border, blocked or source: never updated.
+    kFimRaise = 4,  ///< Warm start, raise pass: a value it may rest on was raised (may be unsupported).
+    kFimLower = 8   ///< Warm start, raise pass: raised to +inf; lowered again in the lowering pass.
 };
+
+/// What a pass of the scheduler does to the cells it visits.
+enum FimMode : int {
+    kFimLowering = 0,  ///< The FIM proper: cells marked kFimDirty may drop (Jeong & Whitaker 2008).
+    kFimRaising = 1    ///< Warm start: cells marked kFimRaise that their neighbours no longer support go to +inf.
+};
+
+/// The state bit a pass's marks use.
+CC_HD inline FimState fimModeBit(int mode) { return mode == kFimRaising ? kFimRaise : kFimDirty; }
 
 /// Edge bits of FimSchedView::from: the edges a tile's activation came through.
 enum FimFromBit : uint32_t {
@@ -158,20 +169,21 @@ CC_HD inline void fimAtomicAdd(unsigned long long* p, unsigned long long v) {
 #endif
 }
 
-/// Marks an open cell dirty. Two tiles of one colour may mark the same
-/// corner cell of a tile of the other colour at once, and two lanes of a warp
-/// the same cell of the next diagonal; all store kFimDirty over kFimClean, so
-/// relaxed loads and stores suffice. Returns false for a fixed cell (border,
+/// Marks an open cell for the pass with state bit @p bit (kFimDirty or
+/// kFimRaise). Two tiles of one colour may mark the same cell of a tile of
+/// the other colour at once, and two lanes of a warp the same cell of the
+/// next diagonal; all set the same bit over the same other bits, so relaxed
+/// loads and stores suffice. Returns false for a fixed cell (border,
 /// blocked, source), which is never marked.
-CC_HD inline bool fimMarkDirty(FimState* s) {
+CC_HD inline bool fimMark(FimState* s, FimState bit) {
 #ifdef __CUDA_ARCH__
     const FimState v = *reinterpret_cast<volatile FimState*>(s);
-    if (v == kFimClean) *reinterpret_cast<volatile FimState*>(s) = kFimDirty;
+    if (!(v & (bit | kFimFixed))) *reinterpret_cast<volatile FimState*>(s) = static_cast<FimState>(v | bit);
 #else
     const FimState v = __atomic_load_n(s, __ATOMIC_RELAXED);
-    if (v == kFimClean) __atomic_store_n(s, kFimDirty, __ATOMIC_RELAXED);
+    if (!(v & (bit | kFimFixed))) __atomic_store_n(s, static_cast<FimState>(v | bit), __ATOMIC_RELAXED);
 #endif
-    return v != kFimFixed;
+    return !(v & kFimFixed);
 }
 
 // ---------------------------------------------------------------------------
@@ -268,49 +280,69 @@ struct FimTileReport {
 /// downwind ones not yet touched. Row by row (a CPU thread: contiguous
 /// memory) and diagonal by diagonal (a warp: a diagonal's cells on the
 /// lanes) are two such orders (Detrixhe, Gibou & Min 2013, §3).
-template <int DI, int DJ>
+template <int DI, int DJ, int MODE>
 struct FimSweepCell {
     FimTileMem m;
     FimTileReport* r;  ///< This lane's report.
     bool* behind;      ///< This lane's "marked a cell behind the front".
     float* behindMin;  ///< Lowest potential that did.
 
-    /// True when some cell of tile row @p j is dirty now (a team may skip
+    static constexpr FimState kBit = MODE == kFimRaising ? kFimRaise : kFimDirty;
+
+    /// True when some cell of tile row @p j is marked now (a team may skip
     /// a row without: none of its cells would do anything).
     CC_HD bool rowHasDirty(int j) const {
         const FimState* st = m.state + j * m.pitch;
         unsigned any = 0;
-        for (int i = 0; i < m.w; ++i) any |= st[i] & kFimDirty;
+        for (int i = 0; i < m.w; ++i) any |= st[i] & kBit;
         return any != 0;
+    }
+
+    /// Marks neighbour @p d (offset) of the cell at (i, j), whose value was
+    /// @p v, across edge @p edge (0..3: E, N, W, S) when it leaves the tile;
+    /// @p last: the cell is on that edge; @p upwind: the neighbour lies
+    /// behind the sweep front.
+    CC_HD void pass(FimState* st, int d, bool last, int edge, bool upwind, float v, bool& back) const {
+        if (!fimMark(st + d, kBit)) return;
+        if (last) r->key[edge] = minf(r->key[edge], v);
+        else back |= upwind;
     }
 
     CC_HD void operator()(int i, int j) const {
         const int q = i + j * m.pitch;
         FimState* st = m.state + q;
-        if (*st != kFimDirty) return;
-        *st = kFimClean;
-        // Godunov update from the current neighbours (E, W, N, S); keep the minimum
+        if (!(*st & kBit)) return;
+        *st = static_cast<FimState>(*st & ~kBit);
+        // Godunov update from the current neighbours (E, W, N, S)
         float* p = m.phi + q;
         const float nw = eikonalUpdate(p[1], p[-1], p[m.pitch], p[-m.pitch], m.cost[i + j * m.costPitch], m.cell);
         ++r->updates;
+        bool back = false;
+        if (MODE == kFimRaising) {
+            // raise (warm start): a value below what its neighbours now give
+            // is unsupported; it goes to +inf, and the neighbours above it
+            // (only those can have rested on it) are checked in turn
+            const float old = *p;
+            if (!(nw - old > eikonalTolerance(old, m.tol, m.cell))) return;  // (nw may be +inf: all support gone)
+            *p = INFINITY;
+            *st = static_cast<FimState>(*st | kFimLower);
+            if (old < p[1] && p[1] < INFINITY) pass(st, 1, i == m.w - 1, 0, DI < 0, old, back);
+            if (old < p[m.pitch] && p[m.pitch] < INFINITY) pass(st, m.pitch, j == m.h - 1, 1, DJ < 0, old, back);
+            if (old < p[-1] && p[-1] < INFINITY) pass(st, -1, i == 0, 2, DI > 0, old, back);
+            if (old < p[-m.pitch] && p[-m.pitch] < INFINITY) pass(st, -m.pitch, j == 0, 3, DJ > 0, old, back);
+            if (back) { *behind = true; *behindMin = minf(*behindMin, old); }
+            return;
+        }
+        // lower: keep the minimum; a significant drop lets the neighbours
+        // above the new value drop in turn
         if (!(nw < *p)) return;
         const bool significant = *p - nw > eikonalTolerance(nw, m.tol, m.cell);
         *p = nw;
         if (!significant) return;
-        // neighbours above the new value may drop now
-        bool back = false;
-        if (nw < p[1] && fimMarkDirty(st + 1)) {
-            if (i == m.w - 1) r->key[0] = minf(r->key[0], nw); else back |= DI < 0;
-        }
-        if (nw < p[m.pitch] && fimMarkDirty(st + m.pitch)) {
-            if (j == m.h - 1) r->key[1] = minf(r->key[1], nw); else back |= DJ < 0;
-        }
-        if (nw < p[-1] && fimMarkDirty(st - 1)) {
-            if (i == 0) r->key[2] = minf(r->key[2], nw); else back |= DI > 0;
-        }
-        if (nw < p[-m.pitch] && fimMarkDirty(st - m.pitch)) {
-            if (j == 0) r->key[3] = minf(r->key[3], nw); else back |= DJ > 0;
-        }
+        if (nw < p[1]) pass(st, 1, i == m.w - 1, 0, DI < 0, nw, back);
+        if (nw < p[m.pitch]) pass(st, m.pitch, j == m.h - 1, 1, DJ < 0, nw, back);
+        if (nw < p[-1]) pass(st, -1, i == 0, 2, DI > 0, nw, back);
+        if (nw < p[-m.pitch]) pass(st, -m.pitch, j == 0, 3, DJ > 0, nw, back);
         if (back) { *behind = true; *behindMin = minf(*behindMin, nw); }
     }
 };
@@ -330,11 +362,11 @@ CC_HD inline void fimDiagonalCell(int w, int h, int d, int u, int& i, int& j) {
 /// the cells in an order FimSweepCell allows (rows on a CPU thread,
 /// diagonals on a warp) and answers whether any lane marked behind. Returns
 /// that answer; the lane's behind-minimum goes to r.key[4].
-template <int DI, int DJ, class Team>
+template <int DI, int DJ, int MODE, class Team>
 CC_HD bool fimSweep(const Team& team, const FimTileMem& m, FimTileReport& r) {
     bool behind = false;
     float behindMin = INFINITY;
-    team.template sweep<DI, DJ>(m.w, m.h, FimSweepCell<DI, DJ>{m, &r, &behind, &behindMin});
+    team.template sweep<DI, DJ>(m.w, m.h, FimSweepCell<DI, DJ, MODE>{m, &r, &behind, &behindMin});
     r.key[4] = minf(r.key[4], behindMin);
     return team.any(behind);
 }
@@ -377,8 +409,8 @@ struct FimDiagonalTeam {
 /// m's sweep budget @p sweeps is spent. Returns this lane's report; the
 /// caller combines the lanes' reports (Team::reduce). key[4] is finite only
 /// when dirty cells are left over.
-template <class Team>
-CC_HD FimTileReport fimProcessTile(const Team& team, const FimTileMem& m, uint32_t from, int sweeps) {
+template <int MODE, class Team>
+CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint32_t from, int sweeps) {
     FimTileReport r;
     const bool east = !(from & kFimFromE) || (from & kFimFromW);
     const bool north = !(from & kFimFromN) || (from & kFimFromS);
@@ -388,14 +420,21 @@ CC_HD FimTileReport fimProcessTile(const Team& team, const FimTileMem& m, uint32
     bool again = true;
     for (int s = 0; s < sweeps && again; ++s) {
         switch (sequence[order][s & 3]) {
-            case 0: again = fimSweep<1, 1>(team, m, r); break;
-            case 1: again = fimSweep<-1, 1>(team, m, r); break;
-            case 2: again = fimSweep<1, -1>(team, m, r); break;
-            default: again = fimSweep<-1, -1>(team, m, r); break;
+            case 0: again = fimSweep<1, 1, MODE>(team, m, r); break;
+            case 1: again = fimSweep<-1, 1, MODE>(team, m, r); break;
+            case 2: again = fimSweep<1, -1, MODE>(team, m, r); break;
+            default: again = fimSweep<-1, -1, MODE>(team, m, r); break;
         }
     }
     if (!again) r.key[4] = INFINITY;
     return r;
+}
+
+/// fimProcessTileIn for the pass @p mode (FimMode).
+template <class Team>
+CC_HD FimTileReport fimProcessTile(const Team& team, const FimTileMem& m, uint32_t from, int sweeps, int mode = kFimLowering) {
+    return mode == kFimRaising ? fimProcessTileIn<kFimRaising>(team, m, from, sweeps)
+                               : fimProcessTileIn<kFimLowering>(team, m, from, sweeps);
 }
 
 /// Pass 2's report of tile (tx, ty) of field f after processing: the edges'
@@ -435,13 +474,14 @@ CC_HD inline FimTileBox fimTileBox(const FimGrid& g, int tx, int ty) {
 struct FimInitCells {
     FimSchedView v;
     const uint8_t* blocked;  ///< 1 = blocked. [Size: nx*ny]
+    bool keepPhi = false;    ///< Warm start: leave the potentials (the previous solve's) as they are.
     CC_HD void operator()(int i, int j) const {
         const int rows = v.g.ny + 2;
         const int f = j / rows, jp = j - f * rows;
         const long long k = f * v.g.paddedSize() + static_cast<long long>(jp) * v.g.pitch + i;
         const int ci = i - 1, cj = jp - 1;
         const bool border = ci < 0 || cj < 0 || ci >= v.g.nx || cj >= v.g.ny;
-        v.phi[k] = INFINITY;
+        if (!keepPhi) v.phi[k] = INFINITY;
         v.state[k] = border || blocked[v.g.cell(border ? 0 : ci, border ? 0 : cj)] ? kFimFixed : kFimClean;
     }
 };
@@ -449,10 +489,11 @@ struct FimInitCells {
 /// Clears the per-tile keys, activation edges and run counts; index k runs over fields * tiles.
 struct FimInitTiles {
     FimSchedView v;
+    bool keepRuns = false;  ///< Between the warm start's passes: keep counting runs.
     CC_HD void operator()(int k) const {
         v.key[k] = kFimNoKey;
         v.from[k] = 0u;
-        v.runs[k] = 0u;
+        if (!keepRuns) v.runs[k] = 0u;
     }
 };
 
@@ -507,10 +548,77 @@ struct FimSeedSources {
         const int nb[4][2] = {{s.i + 1, s.j}, {s.i - 1, s.j}, {s.i, s.j + 1}, {s.i, s.j - 1}};
         const int dq[4] = {1, -1, v.g.pitch, -v.g.pitch};
         for (int n = 0; n < 4; ++n) {
-            if (!fimMarkDirty(st + q + dq[n])) continue;
+            if (!fimMark(st + q + dq[n], kFimDirty)) continue;
             // phase -1's "next" slot is phase 0's current one
             fimActivate(v, -1 + 3, s.field, nb[n][0] / kFimTile, nb[n][1] / kFimTile, s.value, 0u);
         }
+    }
+};
+
+// ---------------------------------------------------------------------------
+// Warm start: the previous solve's potentials, first raised where the new
+// costs no longer support them, then lowered by the FIM proper.
+//
+// The converged previous potentials u satisfy u >= G(u) cell by cell (G the
+// Godunov update: a value was set by an update, and its neighbours only
+// dropped since). With new costs inside a box, a cell with u < G(u) - tol
+// is unsupported; the raise pass sets it to +inf and re-checks the cells
+// above it (only those can have rested on it), until every finite cell is
+// supported again: u >= G(u) - tol everywhere, a supersolution, which lies
+// above the solution (the comparison principle of monotone schemes, Barles
+// & Souganidis 1991; for FMM/FIM the same argument as the "raise" phase of
+// dynamic fast marching, e.g. the D* Lite-style updates of Koenig &
+// Likhachev 2002). The lowering pass, the FIM from that upper bound, then
+// converges to the same solution as a cold solve. The work is the box, what
+// the raise invalidates behind it, and its re-solve.
+
+/// A box of cells [i0, i1) x [j0, j1) whose costs may differ from the
+/// previous solve's.
+struct FimBox {
+    int i0, j0, i1, j1;
+    CC_HD bool inside(int i, int j) const { return i >= i0 && j >= j0 && i < i1 && j < j1; }
+};
+
+/// Raise seeding: every finite open cell of the box is checked first. Runs
+/// over padded cells like FimInitCells (after it, with keepPhi), activating
+/// their tiles with their value (phase 0's lowest key).
+struct FimWarmSeedRaise {
+    FimSchedView v;
+    FimBox box;
+    CC_HD void operator()(int i, int j) const {
+        const int rows = v.g.ny + 2;
+        const int f = j / rows, jp = j - f * rows;
+        const int ci = i - 1, cj = jp - 1;
+        if (!box.inside(ci, cj)) return;
+        const long long k = f * v.g.paddedSize() + static_cast<long long>(jp) * v.g.pitch + i;
+        if ((v.state[k] & kFimFixed) || !(v.phi[k] < INFINITY)) return;
+        v.state[k] = kFimRaise;
+        fimActivate(v, 2, f, ci / kFimTile, cj / kFimTile, v.phi[k], 0u);
+    }
+};
+
+/// Between the passes: the cells the raise set to +inf, and every open cell
+/// of the box (its costs may have dropped), are marked dirty for lowering;
+/// their tiles are activated with their lowest finite neighbour. Runs over
+/// padded cells like FimInitCells.
+struct FimWarmSeedLower {
+    FimSchedView v;
+    FimBox box;
+    CC_HD void operator()(int i, int j) const {
+        const int rows = v.g.ny + 2;
+        const int f = j / rows, jp = j - f * rows;
+        const int ci = i - 1, cj = jp - 1;
+        const long long k = f * v.g.paddedSize() + static_cast<long long>(jp) * v.g.pitch + i;
+        const FimState s = v.state[k];
+        if (s & kFimFixed) return;
+        if (!((s & kFimLower) || box.inside(ci, cj))) {
+            v.state[k] = kFimClean;
+            return;
+        }
+        v.state[k] = kFimDirty;
+        const float* p = v.phi + k;
+        const float lo = minf(minf(p[1], p[-1]), minf(p[v.g.pitch], p[-v.g.pitch]));
+        fimActivate(v, 2, f, ci / kFimTile, cj / kFimTile, lo, 0u);
     }
 };
 

@@ -37,6 +37,9 @@ struct FimSolver::Workspace {
     std::vector<const FaceCost*> cost;         ///< Per field: its costs (host or device pointers).
     std::vector<FimSource> sources;            ///< Every field's sources.
     std::vector<int> list;                     ///< CPU: tiles selected in a phase (field * tiles + tile).
+    std::vector<const EikonalProblem*> lastProblems;  ///< Last solve's problems (warm start).
+    long long lastPadded = 0;                  ///< Last solve's padded cells over all fields.
+    bool lastConverged = false;                ///< Last solve converged (its potentials can start the next).
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
     FimCudaWorkspace cuda;
 #endif
@@ -119,8 +122,8 @@ void perCellStats(const std::vector<const EikonalProblem*>& problems, std::vecto
 }
 
 /// Processes selected tile @p idx (field * tiles + tile) of phase @p phase on
-/// this thread: clears its activation, sweeps it in place, reports.
-void processTileCpu(const FimSchedView& v, int phase, int idx) {
+/// this thread: clears its activation, sweeps it in place (pass @p mode), reports.
+void processTileCpu(const FimSchedView& v, int phase, int idx, int mode) {
     const FimGrid& g = v.g;
     const int f = idx / g.tiles(), t = idx % g.tiles();
     const int tx = t % g.tilesX, ty = t / g.tilesX;
@@ -131,8 +134,46 @@ void processTileCpu(const FimSchedView& v, int phase, int idx) {
     const FimTileBox b = fimTileBox(g, tx, ty);
     const int q = g.padded(b.i0, b.j0);
     const FimTileMem m{v.phiOf(f) + q, v.stateOf(f) + q, g.pitch, v.cost[f] + g.cell(b.i0, b.j0), g.nx, b.w, b.h, g.h, g.tol};
-    const FimTileReport r = fimProcessTile(FimRowTeam{}, m, from, v.sweeps);
+    const FimTileReport r = fimProcessTile(FimRowTeam{}, m, from, v.sweeps, mode);
     fimReport(v, phase, f, tx, ty, r);
+}
+
+
+/// How a run of phases ended.
+struct PhaseRun {
+    int phases = 0;               ///< Phases run.
+    bool converged = false;       ///< Every field went quiet before the cap.
+    std::vector<int> quietAfter;  ///< Per field: phases after which it had no active tile (0: never).
+};
+
+/// Phases of pass @p mode until every field is quiet or @p cap: select
+/// (pass 1, in tile order), then the selected tiles in parallel (pass 2).
+PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, int cap, int threads) {
+    PhaseRun run;
+    run.quietAfter.assign(static_cast<std::size_t>(v.fields), 0);
+    const int tiles = v.g.tiles() * v.fields;
+    for (int phase = 0; phase < cap && !run.converged; ++phase) {
+        for (int f = 0; f < v.fields; ++f) v.lowest[3 * f + (phase + 2) % 3] = kFimNoKey;
+        list.clear();
+        for (int idx = 0; idx < tiles; ++idx)
+            if (fimSelect(v, phase, idx / v.g.tiles(), idx % v.g.tiles())) list.push_back(idx);
+        const int n = static_cast<int>(list.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+        for (int k = 0; k < n; ++k) processTileCpu(v, phase, list[static_cast<std::size_t>(k)], mode);
+        run.phases = phase + 1;
+        run.converged = true;
+        for (int f = 0; f < v.fields; ++f) {
+            if (v.lowest[3 * f + (phase + 1) % 3] != kFimNoKey) run.converged = false;
+            else if (run.quietAfter[static_cast<std::size_t>(f)] == 0) run.quietAfter[static_cast<std::size_t>(f)] = run.phases;
+        }
+    }
+    return run;
+}
+
+/// The box of cells whose costs may have changed, clamped to the grid.
+FimBox changedBox(const EikonalOptions& opt, const FimGrid& g) {
+    return FimBox{std::max(0, opt.changed_i0), std::max(0, opt.changed_j0), std::min(g.nx, opt.changed_i1),
+                  std::min(g.ny, opt.changed_j1)};
 }
 
 }  // namespace
@@ -167,12 +208,22 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     for (int f = 0; f < fields; ++f)
         for (const EikonalSource& s : problems[f]->sources) w.sources.push_back({f, s.i, s.j, s.value});
 
+    // warm start (fim_schedule.hpp) when the last solve was of these
+    // problems on this grid and converged
+    const long long padded = g.paddedSize() * fields;
+    const bool warmable = opt.warm_start && w.lastConverged && w.lastProblems == problems && w.lastPadded == padded;
+    w.lastProblems = problems;
+    w.lastPadded = padded;
+    w.lastConverged = false;
+
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
     if (ex_.backend == Backend::Cuda) {
         if (opt.validate)
             for (const EikonalProblem* p : problems) validateEikonalProblem(*p, opt);
-        std::vector<EikonalStats> stats = fimSolveCuda(w.cuda, g, problems, phi, w.sources, opt, phaseCap(g, opt));
+        std::vector<EikonalStats> stats =
+            fimSolveCuda(w.cuda, g, problems, phi, w.sources, opt, phaseCap(g, opt), warmable, changedBox(opt, g));
         perCellStats(problems, stats, threads);
+        w.lastConverged = std::all_of(stats.begin(), stats.end(), [](const EikonalStats& st) { return st.converged; });
         return stats;
     }
 #else
@@ -194,7 +245,6 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     }
 
     // state of the solve: every field's cells, tiles, lowest keys and counters
-    const long long padded = g.paddedSize() * fields;
     const int tiles = g.tiles() * fields;
     w.phi.resize(static_cast<std::size_t>(padded));
     w.state.resize(static_cast<std::size_t>(padded));
@@ -219,32 +269,38 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     v.runs = w.runs.data();
     v.sweeps = std::max(1, opt.inner_iterations);
     const Exec cpu{Backend::Cpu, threads};
-    forEachCell(cpu, CellRange{0, 0, g.pitch, (g.ny + 2) * fields}, FimInitCells{v, p0.blocked->host()});
-    forEachIndex(cpu, tiles, FimInitTiles{v});
+    const CellRange paddedCells{0, 0, g.pitch, (g.ny + 2) * fields};
     const int nsrc = static_cast<int>(w.sources.size());
-    forEachIndex(cpu, nsrc, FimSetSources{v, w.sources.data()});
-    forEachIndex(cpu, nsrc, FimSeedSources{v, w.sources.data()});
-
-    // phases: select (pass 1), then process the selected tiles in parallel (pass 2)
     const int cap = phaseCap(g, opt);
-    std::vector<int> quietAfter(fields, 0);  // phases after which the field had no active tile
-    int phases = 0;
-    bool converged = false;
-    for (int phase = 0; phase < cap && !converged; ++phase) {
-        for (int f = 0; f < fields; ++f) w.lowest[3 * f + (phase + 2) % 3] = kFimNoKey;
-        w.list.clear();
-        for (int idx = 0; idx < tiles; ++idx)
-            if (fimSelect(v, phase, idx / g.tiles(), idx % g.tiles())) w.list.push_back(idx);
-        const int n = static_cast<int>(w.list.size());
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-        for (int k = 0; k < n; ++k) processTileCpu(v, phase, w.list[static_cast<std::size_t>(k)]);
-        phases = phase + 1;
-        converged = true;
-        for (int f = 0; f < fields; ++f) {
-            if (w.lowest[3 * f + (phase + 1) % 3] != kFimNoKey) converged = false;
-            else if (quietAfter[f] == 0) quietAfter[f] = phases;
+
+    // warm start (fim_schedule.hpp): raise what the new costs no longer
+    // support, then lower from there; cold when the raise did not finish
+    bool warm = false;
+    int raisePhases = 0;
+    if (warmable) {
+        forEachCell(cpu, paddedCells, FimInitCells{v, p0.blocked->host(), true});
+        forEachIndex(cpu, tiles, FimInitTiles{v});
+        forEachIndex(cpu, nsrc, FimSetSources{v, w.sources.data()});
+        const FimBox box = changedBox(opt, g);
+        forEachCell(cpu, paddedCells, FimWarmSeedRaise{v, box});
+        const PhaseRun raise = runPhasesCpu(v, w.list, kFimRaising, cap, threads);
+        if (raise.converged) {
+            warm = true;
+            raisePhases = raise.phases;
+            forEachIndex(cpu, tiles, FimInitTiles{v, true});
+            std::fill(w.lowest.begin(), w.lowest.end(), kFimNoKey);
+            forEachCell(cpu, paddedCells, FimWarmSeedLower{v, box});
         }
     }
+    if (!warm) {
+        forEachCell(cpu, paddedCells, FimInitCells{v, p0.blocked->host()});
+        forEachIndex(cpu, tiles, FimInitTiles{v});
+        std::fill(w.lowest.begin(), w.lowest.end(), kFimNoKey);
+        forEachIndex(cpu, nsrc, FimSetSources{v, w.sources.data()});
+        forEachIndex(cpu, nsrc, FimSeedSources{v, w.sources.data()});
+    }
+    const PhaseRun lower = runPhasesCpu(v, w.list, kFimLowering, cap, threads);
+    w.lastConverged = lower.converged;
 
     // copy out and statistics per field
     std::vector<EikonalStats> stats(fields);
@@ -253,10 +309,12 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
         if (out.nx() != g.nx || out.ny() != g.ny) out.assign(g.nx, g.ny, INFINITY);
         forEachCell(cpu, CellRange{0, 0, g.nx, g.ny}, FimCopyOut{v, f, out.hostView()});
         EikonalStats& st = stats[f];
-        st.iterations = quietAfter[f] > 0 ? quietAfter[f] : phases;
+        const int quiet = lower.quietAfter[static_cast<std::size_t>(f)];
+        st.iterations = raisePhases + (quiet > 0 ? quiet : lower.phases);
         st.updates = static_cast<long long>(w.updates[f]);
         st.tile_activations = static_cast<long long>(w.activations[f]);
-        st.converged = quietAfter[f] != 0;
+        st.converged = quiet != 0;
+        st.warm = warm;
     }
     perCellStats(problems, stats, threads);
     return stats;

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,6 +75,7 @@ struct SolveRecord {
 /// Scheduler state the kernel needs beyond FimSchedView.
 struct SolveArgs {
     FimSchedView v;
+    int mode;             ///< FimMode of the pass.
     int cap;              ///< Phase cap. [Limit: >= 1]
     int* list;            ///< Tiles selected in a phase. [Size: fields * tiles]
     unsigned* listCount;  ///< Two rotating counts of list entries.
@@ -118,7 +120,7 @@ namespace {
 /// Pass 2 for one selected tile, worked by one warp: stage tile and halo in
 /// shared memory, run fimProcessTile, write back the tile and the marks left
 /// in the halo, report (lane 0).
-__device__ void processTileWarp(const FimSchedView& v, int phase, int idx, float* sPhi, FimState* sState, int lane) {
+__device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int idx, float* sPhi, FimState* sState, int lane) {
     const FimGrid& g = v.g;
     const int f = idx / g.tiles(), t = idx % g.tiles();
     const int tx = t % g.tilesX, ty = t / g.tilesX;
@@ -144,7 +146,7 @@ __device__ void processTileWarp(const FimSchedView& v, int phase, int idx, float
     __syncwarp();
     const FimTileMem m{sPhi + 1 + kFimHaloPitch, sState + 1 + kFimHaloPitch, kFimHaloPitch,
                        v.cost[f] + g.cell(b.i0, b.j0), g.nx, b.w, b.h, g.h, g.tol};
-    const FimTileReport mine = fimProcessTile(WarpTeam{lane}, m, from, v.sweeps);
+    const FimTileReport mine = fimProcessTile(WarpTeam{lane}, m, from, v.sweeps, mode);
     __syncwarp();
     // write back the tile's cells, and the dirty marks left on its edge-halo cells
     float* phiOut = v.phiOf(f);
@@ -156,8 +158,8 @@ __device__ void processTileWarp(const FimSchedView& v, int phase, int idx, float
             if (inside) {
                 phiOut[q] = sPhi[s];
                 state[q] = sState[s];
-            } else if (sState[s] == kFimDirty) {
-                state[q] = kFimDirty;
+            } else if (sState[s] & fimModeBit(mode)) {
+                state[q] = sState[s];  // the halo cell's state at load plus this pass's mark
             }
         }
     const FimTileReport r = warpReduce(mine);
@@ -200,7 +202,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) solveKernel(SolveArgs a) 
         // pass 2: the selected tiles, one per warp
         const int n = static_cast<int>(*reinterpret_cast<volatile unsigned*>(count));
         for (int k = gwarp; k < n; k += nwarps)
-            processTileWarp(v, phase, a.list[k], sPhi[warp], sState[warp], lane);
+            processTileWarp(v, a.mode, phase, a.list[k], sPhi[warp], sState[warp], lane);
         grid.sync();
         // end: quiet fields, and the solve when all are
         bool quiet = true;
@@ -258,6 +260,8 @@ struct FimCudaWorkspace {
     fimcuda::DeviceBuffer phi, state, key, from, runs, lowest, band, lowestCost, updates, activations;
     fimcuda::DeviceBuffer cost, costPtrs, blocked, sources, list, listCount, quietAfter, record;
     int blocksPerSm = 0, sms = 0;  ///< Cooperative launch geometry (0: not queried yet).
+    std::vector<const FaceCost*> hostCostPtrs;  ///< What costPtrs holds.
+    std::vector<FimSource> hostSources;         ///< What sources holds.
 
     /// Bytes allocated on the device.
     std::size_t bytes() const {
@@ -277,16 +281,24 @@ struct FimCudaWorkspace {
 
 namespace {
 
-/// Multi-field FIM on the GPU: one cooperative kernel for the whole solve.
+/// True when two source lists are the same, field by field and bit by bit.
+inline bool sameSources(const std::vector<FimSource>& a, const std::vector<FimSource>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(FimSource)) == 0);
+}
+
+/// Multi-field FIM on the GPU: one cooperative kernel for the whole solve
+/// (two for a warm start: the raise pass, then the lowering pass).
 /// Costs and the blocked mask come from the fields' device copies when they
 /// have one (the caller keeps them current), else their host copies are
 /// uploaded into @p ws. Results go to each output's device copy, and to its
-/// host copy when opt.download. Returns per-field stats without
-/// updates_per_cell (the caller's). Throws BackendError when a CUDA call
+/// host copy when opt.download. @p warmable: the workspace holds the
+/// converged potentials of these problems' previous solve, whose costs may
+/// have changed inside @p box (fim_schedule.hpp's warm start). Returns
+/// per-field stats without updates_per_cell (the caller's). Throws BackendError when a CUDA call
 /// fails or the device cannot launch cooperative kernels.
 std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, const std::vector<const EikonalProblem*>& problems,
                                        const std::vector<Field<float>*>& phi, const std::vector<FimSource>& sources,
-                                       const EikonalOptions& opt, int cap) {
+                                       const EikonalOptions& opt, int cap, bool warmable, const FimBox& box) {
     using namespace fimcuda;
     const int fields = static_cast<int>(problems.size());
     const std::size_t cells = static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny);
@@ -343,8 +355,16 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         device::copyToDevice(dst, c.host(), cells * sizeof(FaceCost));
         costPtrs[f] = dst;
     }
-    device::copyToDevice(ws.costPtrs.as<void>(), costPtrs.data(), fields * sizeof(const FaceCost*));
-    if (!sources.empty()) device::copyToDevice(ws.sources.as<void>(), sources.data(), sources.size() * sizeof(FimSource));
+    // small tables: uploaded only when they differ from the last solve's (a
+    // simulation's steady state uploads nothing here)
+    if (costPtrs != ws.hostCostPtrs) {
+        device::copyToDevice(ws.costPtrs.as<void>(), costPtrs.data(), fields * sizeof(const FaceCost*));
+        ws.hostCostPtrs = costPtrs;
+    }
+    if (!sources.empty() && !sameSources(sources, ws.hostSources)) {
+        device::copyToDevice(ws.sources.as<void>(), sources.data(), sources.size() * sizeof(FimSource));
+        ws.hostSources = sources;
+    }
 
     FimSchedView v;
     v.g = g;
@@ -363,12 +383,8 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
 
     // set-up kernels (the shared functors), counters zeroed, band from the lowest cost
     const Exec gpu{Backend::Cuda, 0};
-    forEachIndex(gpu, 3 * fields, FimInitKeys{v.lowest});
     CC_CUDA_CHECK(cudaMemsetAsync(v.updates, 0, fields * sizeof(unsigned long long)));
     CC_CUDA_CHECK(cudaMemsetAsync(v.activations, 0, fields * sizeof(unsigned long long)));
-    CC_CUDA_CHECK(cudaMemsetAsync(ws.quietAfter.as<int>(), 0, fields * sizeof(int)));
-    CC_CUDA_CHECK(cudaMemsetAsync(ws.listCount.as<unsigned>(), 0, 2 * sizeof(unsigned)));
-    CC_CUDA_CHECK(cudaMemsetAsync(ws.record.as<SolveRecord>(), 0, sizeof(SolveRecord)));
     CC_CUDA_CHECK(cudaMemsetAsync(ws.lowestCost.as<uint32_t>(), 0xff, fields * sizeof(uint32_t)));
     minCostKernel<<<std::min<long long>((static_cast<long long>(cells) + 255) / 256, 1024), 256>>>(
         v.cost, dBlocked, static_cast<long long>(cells), fields, ws.lowestCost.as<uint32_t>());
@@ -376,20 +392,53 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     const float width = opt.band_tiles > 0.f ? opt.band_tiles * kFimTile * g.h : 0.f;
     bandKernel<<<1, 32 * ((fields + 31) / 32)>>>(ws.lowestCost.as<uint32_t>(), fields, width, ws.band.as<float>());
     CC_CUDA_CHECK(cudaGetLastError());
-    forEachCell(gpu, CellRange{0, 0, g.pitch, (g.ny + 2) * fields}, FimInitCells{v, dBlocked});
-    forEachIndex(gpu, tiles, FimInitTiles{v});
+    const CellRange paddedCells{0, 0, g.pitch, (g.ny + 2) * fields};
     const int nsrc = static_cast<int>(sources.size());
-    forEachIndex(gpu, nsrc, FimSetSources{v, ws.sources.as<FimSource>()});
-    forEachIndex(gpu, nsrc, FimSeedSources{v, ws.sources.as<FimSource>()});
+    const FimSource* dSources = ws.sources.as<FimSource>();
+    // one pass of phases: one cooperative launch, then its small record
+    auto runPhases = [&](int mode) {
+        CC_CUDA_CHECK(cudaMemsetAsync(ws.quietAfter.as<int>(), 0, fields * sizeof(int)));
+        CC_CUDA_CHECK(cudaMemsetAsync(ws.listCount.as<unsigned>(), 0, 2 * sizeof(unsigned)));
+        CC_CUDA_CHECK(cudaMemsetAsync(ws.record.as<SolveRecord>(), 0, sizeof(SolveRecord)));
+        SolveArgs args{v, mode, std::max(1, cap), ws.list.as<int>(), ws.listCount.as<unsigned>(), ws.quietAfter.as<int>(),
+                       ws.record.as<SolveRecord>()};
+        void* params[] = {&args};
+        const int blocks = ws.blocksPerSm * ws.sms;
+        CC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(solveKernel), dim3(blocks),
+                                                  dim3(kWarpsPerBlock * 32), params, 0, nullptr));
+        CC_CUDA_CHECK(cudaGetLastError());
+        SolveRecord rec{};
+        device::copyToHost(&rec, ws.record.as<void>(), sizeof rec);
+        return rec;
+    };
 
-    // the solve: one cooperative launch
-    SolveArgs args{v, std::max(1, cap), ws.list.as<int>(), ws.listCount.as<unsigned>(), ws.quietAfter.as<int>(),
-                   ws.record.as<SolveRecord>()};
-    void* params[] = {&args};
-    const int blocks = ws.blocksPerSm * ws.sms;
-    CC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(solveKernel), dim3(blocks),
-                                              dim3(kWarpsPerBlock * 32), params, 0, nullptr));
-    CC_CUDA_CHECK(cudaGetLastError());
+    // warm start: raise what the new costs no longer support, then lower
+    // from there; cold when the raise did not finish
+    bool warm = false;
+    int raisePhases = 0;
+    if (warmable) {
+        forEachCell(gpu, paddedCells, FimInitCells{v, dBlocked, true});
+        forEachIndex(gpu, tiles, FimInitTiles{v});
+        forEachIndex(gpu, 3 * fields, FimInitKeys{v.lowest});
+        forEachIndex(gpu, nsrc, FimSetSources{v, dSources});
+        forEachCell(gpu, paddedCells, FimWarmSeedRaise{v, box});
+        const SolveRecord raise = runPhases(kFimRaising);
+        if (raise.converged) {
+            warm = true;
+            raisePhases = raise.phases;
+            forEachIndex(gpu, tiles, FimInitTiles{v, true});
+            forEachIndex(gpu, 3 * fields, FimInitKeys{v.lowest});
+            forEachCell(gpu, paddedCells, FimWarmSeedLower{v, box});
+        }
+    }
+    if (!warm) {
+        forEachCell(gpu, paddedCells, FimInitCells{v, dBlocked});
+        forEachIndex(gpu, tiles, FimInitTiles{v});
+        forEachIndex(gpu, 3 * fields, FimInitKeys{v.lowest});
+        forEachIndex(gpu, nsrc, FimSetSources{v, dSources});
+        forEachIndex(gpu, nsrc, FimSeedSources{v, dSources});
+    }
+    const SolveRecord rec = runPhases(kFimLowering);
 
     // outputs: each field's device copy (and host copy when asked)
     for (int f = 0; f < fields; ++f) {
@@ -397,11 +446,9 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         if (out.nx() != g.nx || out.ny() != g.ny) out.assign(g.nx, g.ny, INFINITY);
         forEachCell(gpu, CellRange{0, 0, g.nx, g.ny}, FimCopyOut{v, f, out.deviceView()});
     }
-    // the one small read of the solve: its record and counters
-    SolveRecord rec{};
+    // the solve's small reads: its counters
     std::vector<unsigned long long> upd(fields), act(fields);
     std::vector<int> quiet(fields);
-    device::copyToHost(&rec, ws.record.as<void>(), sizeof rec);
     device::copyToHost(upd.data(), v.updates, fields * sizeof(unsigned long long));
     device::copyToHost(act.data(), v.activations, fields * sizeof(unsigned long long));
     device::copyToHost(quiet.data(), ws.quietAfter.as<void>(), fields * sizeof(int));
@@ -411,10 +458,11 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     std::vector<EikonalStats> stats(fields);
     for (int f = 0; f < fields; ++f) {
         EikonalStats& st = stats[f];
-        st.iterations = quiet[f] > 0 ? quiet[f] : rec.phases;
+        st.iterations = raisePhases + (quiet[f] > 0 ? quiet[f] : rec.phases);
         st.updates = static_cast<long long>(upd[f]);
         st.tile_activations = static_cast<long long>(act[f]);
-        st.converged = quiet[f] > 0 || nsrc == 0;
+        st.converged = quiet[f] > 0;
+        st.warm = warm;
     }
     return stats;
 }

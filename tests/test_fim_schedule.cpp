@@ -252,6 +252,79 @@ TEST_P(FimSchedule, MultiFieldSolveEqualsSeparateSolves) {
     }
 }
 
+/// Warm start: after the costs change inside a box, a warm solve (raise what
+/// is no longer supported, then lower) equals a cold solve of the new costs
+/// to the FIM-vs-FMM tolerance, round after round, whether the costs rose
+/// (the raise invalidates what lies behind) or fell; it does less work when
+/// the change is local; and it goes cold when it cannot start warm.
+TEST_P(FimSchedule, WarmStartEqualsAColdSolveAfterCostsChange) {
+    Scene s = obstacles(200, 150, 0.25f, 515, 16, 0);
+    s.addSource(3, 3);
+    s.addSource(190, 140, 2.f);
+    const EikonalProblem p = s.problem();
+    FimSolver warm(GetParam());
+    EikonalOptions opt;
+    opt.warm_start = true;
+    Field<float> phi;
+    const EikonalStats first = warm.solve(p, phi, opt);
+    EXPECT_FALSE(first.warm) << "nothing to start from";
+    ASSERT_TRUE(first.converged);
+    std::mt19937 rng(99);
+    std::uniform_int_distribution<int> x(0, 170), y(0, 120);
+    std::uniform_real_distribution<float> factor(0.4f, 3.f);
+    double warmUpdates = 0, coldUpdates = 0;
+    for (int round = 0; round < 8; ++round) {
+        // new costs in a box: up in even rounds, down in odd ones, random in the last ones
+        const int i0 = x(rng), j0 = y(rng), i1 = i0 + 25, j1 = j0 + 25;
+        for (int j = j0; j < j1; ++j)
+            for (int i = i0; i < i1; ++i) {
+                FaceCost& c = s.cost(i, j);
+                const float f = round >= 6 ? factor(rng) : round % 2 == 0 ? 2.5f : 0.5f;
+                c = FaceCost{c.e * f, c.n * f, c.w * f, c.s * f};
+            }
+        EikonalOptions boxed = opt;
+        boxed.changed_i0 = i0; boxed.changed_j0 = j0; boxed.changed_i1 = i1; boxed.changed_j1 = j1;
+        const EikonalStats st = warm.solve(p, phi, boxed);
+        ASSERT_TRUE(st.warm) << "round " << round;
+        ASSERT_TRUE(st.converged) << "round " << round;
+        const Solution cold = runFim(GetParam(), p);
+        EXPECT_TRUE(fieldsClose(phi, cold.phi, s.h, 1e-5)) << "round " << round;
+        EXPECT_TRUE(fieldsClose(phi, runFmm(p).phi, s.h, 1e-5)) << "round " << round;
+        warmUpdates += st.updates_per_cell;
+        coldUpdates += cold.stats.updates_per_cell;
+    }
+    EXPECT_LT(warmUpdates, coldUpdates) << "a 25x25 change in a 200x150 grid should cost less than a cold solve";
+    // the whole grid as the box (the default) is exact too
+    for (FaceCost& c : std::vector<FaceCost>(s.cost.host(), s.cost.host() + 10)) c.e *= 2.f;
+    for (int i = 0; i < 200; ++i) s.cost(i, 75).n *= 3.f;
+    const EikonalStats whole = warm.solve(p, phi, opt);
+    EXPECT_TRUE(whole.warm);
+    EXPECT_TRUE(fieldsClose(phi, runFim(GetParam(), p).phi, s.h, 1e-5));
+    // another problem object: cold
+    const EikonalProblem q = s.problem();
+    EXPECT_FALSE(warm.solve(q, phi, opt).warm);
+    EXPECT_TRUE(warm.solve(q, phi, opt).warm);
+    // without the option: cold
+    EXPECT_FALSE(warm.solve(q, phi).warm);
+}
+
+/// A negative corner of the changed box is bad input, named.
+TEST_P(FimSchedule, NegativeChangedBoxIsRefused) {
+    Scene s(40, 40);
+    s.addSource(1, 1);
+    EikonalOptions opt;
+    opt.warm_start = true;
+    opt.changed_i0 = -3;
+    FimSolver solver(GetParam());
+    Field<float> phi;
+    try {
+        solver.solve(s.problem(), phi, opt);
+        ADD_FAILURE() << "accepted a negative changed_i0";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("changed_box"), std::string::npos) << e.what();
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(PerBackend, FimSchedule, ::testing::ValuesIn(testExecs()), ExecParamName());
 
 // ---- the GPU takes the CPU's decisions -------------------------------------------

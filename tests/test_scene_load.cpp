@@ -221,7 +221,7 @@ TEST_F(SceneLoad, EveryFieldReadsBack) {
       "model": {"alpha": 0.5, "beta": 2, "gamma": 3, "rho_min": 0.25, "rho_max": 3.5, "rho_limit": 5,
                 "v0": 1.3, "rho_jam": 5.5, "gamma_fd": 2, "d_min": 0.35, "dt": 0.1, "duration": 90,
                 "max_steps": 1000, "seed": 18446744073709551615, "box_margin": 3, "pressure_iterations": 40,
-                "pressure_tolerance": 0.01, "separation_passes": 5}
+                "pressure_tolerance": 0.01, "separation_passes": 5, "potential_warm_start": true}
     })");
     const Scene s = loadScene(path);
     EXPECT_EQ(s.path, path);
@@ -320,6 +320,8 @@ TEST_F(SceneLoad, EveryFieldReadsBack) {
     EXPECT_EQ(p.pressure_iterations, 40);
     EXPECT_FLOAT_EQ(p.pressure_tolerance, 0.01f);
     EXPECT_EQ(p.separation_passes, 5);
+    EXPECT_TRUE(p.potential_warm_start);
+    EXPECT_FALSE(ModelParams{}.potential_warm_start);  // the default solves every step from scratch
 }
 
 TEST_F(SceneLoad, DensityResolvesToACountOverTheOpenSpawnArea) {

@@ -202,6 +202,39 @@ TEST_P(SimulationBackend, AgentsMoveTowardTheirGoal) {
     EXPECT_EQ(moved, after.size());
 }
 
+/// model.potential_warm_start: every step after the first starts from the
+/// last step's potentials, and the potentials equal a cold solve's to the
+/// FIM's accuracy (1e-5 relative) step after step.
+TEST_P(SimulationBackend, WarmStartedPotentialsEqualColdOnes) {
+    Scene warmScene = loadScene(scenePath("bottleneck"));
+    Scene coldScene = warmScene;
+    warmScene.params.potential_warm_start = true;
+    coldScene.params.potential_warm_start = false;
+    Simulation warm(warmScene, GetParam()), cold(coldScene, GetParam());
+    for (int k = 0; k < 15; ++k) {
+        warm.step();
+        cold.step();
+        EXPECT_EQ(warm.lastReport().potential_warm, k > 0) << "step " << k;
+        EXPECT_FALSE(cold.lastReport().potential_warm);
+        // same agents so far: each step's potentials from the same costs
+        for (int f = 0; f < warm.fieldCount(); ++f) {
+            const Field<float>& a = warm.potential(f);
+            const Field<float>& b = cold.potential(f);
+            double worst = 0;
+            for (std::size_t c = 0; c < a.size(); ++c) {
+                const float x = a.host()[c], y = b.host()[c];
+                if (std::isinf(x) || std::isinf(y)) { ASSERT_EQ(x, y) << "cell " << c; continue; }
+                worst = std::max(worst, std::fabs(static_cast<double>(x) - y) / std::max<double>(std::fabs(y), warm.grid().h));
+            }
+            EXPECT_LE(worst, 1e-5) << "step " << k << " field " << f;
+        }
+        // positions follow potentials that differ by rounding only
+        const AgentSnapshot aw = warm.agents(), ac = cold.agents();
+        ASSERT_EQ(aw.size(), ac.size());
+        for (int a = 0; a < aw.size(); ++a) EXPECT_NEAR(aw.x[a], ac.x[a], 1e-3) << "step " << k;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, SimulationBackend, ::testing::ValuesIn(test::testExecs()), test::ExecParamName{});
 
 TEST(Simulation, StageNamesFollowThePipeline) {

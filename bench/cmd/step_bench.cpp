@@ -72,55 +72,75 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
     if (opt.csv) {
         out << "agents,cells,groups,backend,threads,ms_median";
         for (int s = 0; s < kStageCount; ++s) out << ",ms_" << stageName(static_cast<Stage>(s));
-        out << ",bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib,fim_updates_per_cell,fim_phases\n";
+        out << ",bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib,fim_updates_per_cell,fim_phases,warm_start,scene\n";
     } else {
         out << std::setw(9) << "agents" << std::setw(7) << "cells" << std::setw(7) << "groups" << std::setw(9) << "backend"
             << std::setw(8) << "threads" << std::setw(11) << "ms/step";
         for (int s = 0; s < kStageCount; ++s) out << std::setw(17) << stageName(static_cast<Stage>(s));
         out << std::setw(12) << "B/agent" << std::setw(14) << "B/cell/group" << std::setw(10) << "peak MiB" << std::setw(10)
-            << "FIM upc" << std::setw(11) << "FIM phases" << "\n";
+            << "FIM upc" << std::setw(11) << "FIM phases" << std::setw(6) << "warm" << "  scene\n";
+    }
+    // one configuration: warm-up steps, then timed steps; one row
+    auto runOne = [&](Scene scene, const std::string& label, int groups, bool warm) {
+        scene.params.potential_warm_start = warm;
+        Simulation sim(std::move(scene), ex);
+        const int agents = sim.agentCount(), n = sim.grid().nx;
+        for (int k = 0; k < opt.warmup; ++k) sim.step();
+        // time whole steps; the stage breakdown is the mean over the timed steps
+        std::vector<double> ms;
+        const StageTimes before = sim.times();
+        double upc = 0.0, phases = 0.0;  // the potential stage's work: FIM updates per cell and phases per step
+        for (int k = 0; k < opt.steps; ++k) {
+            const auto t0 = std::chrono::steady_clock::now();
+            sim.step();
+            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            upc += sim.lastReport().potential_updates_per_cell / opt.steps;
+            phases += static_cast<double>(sim.lastReport().potential_phases) / opt.steps;
+        }
+        const StageTimes& after = sim.times();
+        const double perCellGroup = static_cast<double>(sim.gridBytes()) /
+                                    (static_cast<double>(sim.grid().nx) * sim.grid().ny * groups);
+        const char* sep = opt.csv ? "," : "";
+        std::ostringstream row;
+        row << std::fixed;
+        if (opt.csv) row << agents << ',' << n << ',' << groups << ',' << backendName(ex.backend) << ',' << threads;
+        else
+            row << std::setw(9) << agents << std::setw(7) << n << std::setw(7) << groups << std::setw(9)
+                << backendName(ex.backend) << std::setw(8) << threads;
+        row << sep << std::setprecision(2) << (opt.csv ? std::setw(0) : std::setw(11)) << median(ms);
+        for (int s = 0; s < kStageCount; ++s) {
+            const double stage = (after.total_ms[s] - before.total_ms[s]) / opt.steps;
+            row << sep << std::setprecision(3) << (opt.csv ? std::setw(0) : std::setw(17)) << stage;
+        }
+        row << sep << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(12)) << static_cast<double>(sim.agentBytes())
+            << sep << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(14)) << perCellGroup << sep
+            << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(10)) << peakRssMiB() << sep
+            << std::setprecision(2) << (opt.csv ? std::setw(0) : std::setw(10)) << upc << sep
+            << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(11)) << phases << sep
+            << (opt.csv ? std::setw(0) : std::setw(6)) << (warm ? "on" : "off") << (opt.csv ? "," : "  ") << label;
+        out << row.str() << "\n";
+        out.flush();
+    };
+    if (!opt.scenes.empty()) {
+        for (const std::string& path : opt.scenes) {
+            const Scene scene = loadScene(path);
+            for (const bool warm : opt.warmStart) {
+                log << "bench step: " << path << (warm ? " (warm start)" : " (cold solves)") << "...\n";
+                runOne(scene, scene.name, static_cast<int>(scene.groups.size()), warm);
+            }
+        }
+        return;
     }
     for (std::size_t ai = 0; ai < opt.agents.size(); ++ai) {
         for (std::size_t ci = 0; ci < opt.cells.size(); ++ci) {
             if (opt.matched && opt.agents.size() == opt.cells.size() && ai != ci) continue;
             for (int groups : opt.groups) {
                 const int agents = opt.agents[ai], n = opt.cells[ci];
-                log << "bench step: " << agents << " agents, " << n << "^2 cells, " << groups << " groups...\n";
-                Simulation sim(syntheticScene(agents, n, groups), ex);
-                for (int k = 0; k < opt.warmup; ++k) sim.step();
-                // time whole steps; the stage breakdown is the mean over the timed steps
-                std::vector<double> ms;
-                const StageTimes before = sim.times();
-                double upc = 0.0, phases = 0.0;  // the potential stage's work: FIM updates per cell and phases per step
-                for (int k = 0; k < opt.steps; ++k) {
-                    const auto t0 = std::chrono::steady_clock::now();
-                    sim.step();
-                    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-                    upc += sim.lastReport().potential_updates_per_cell / opt.steps;
-                    phases += static_cast<double>(sim.lastReport().potential_phases) / opt.steps;
+                for (const bool warm : opt.warmStart) {
+                    log << "bench step: " << agents << " agents, " << n << "^2 cells, " << groups << " groups"
+                        << (warm ? "" : ", cold solves") << "...\n";
+                    runOne(syntheticScene(agents, n, groups), "synthetic", groups, warm);
                 }
-                const StageTimes& after = sim.times();
-                const double perCellGroup = static_cast<double>(sim.gridBytes()) /
-                                            (static_cast<double>(sim.grid().nx) * sim.grid().ny * groups);
-                const char* sep = opt.csv ? "," : "";
-                std::ostringstream row;
-                row << std::fixed;
-                if (opt.csv) row << agents << ',' << n << ',' << groups << ',' << backendName(ex.backend) << ',' << threads;
-                else
-                    row << std::setw(9) << agents << std::setw(7) << n << std::setw(7) << groups << std::setw(9)
-                        << backendName(ex.backend) << std::setw(8) << threads;
-                row << sep << std::setprecision(2) << (opt.csv ? std::setw(0) : std::setw(11)) << median(ms);
-                for (int s = 0; s < kStageCount; ++s) {
-                    const double stage = (after.total_ms[s] - before.total_ms[s]) / opt.steps;
-                    row << sep << std::setprecision(3) << (opt.csv ? std::setw(0) : std::setw(17)) << stage;
-                }
-                row << sep << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(12)) << static_cast<double>(sim.agentBytes())
-                    << sep << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(14)) << perCellGroup << sep
-                    << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(10)) << peakRssMiB() << sep
-                    << std::setprecision(2) << (opt.csv ? std::setw(0) : std::setw(10)) << upc << sep
-                    << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(11)) << phases;
-                out << row.str() << "\n";
-                out.flush();
             }
         }
     }

@@ -2,7 +2,8 @@
 /// @file step_bench.hpp
 /// `ccrowd bench step`: time whole simulation steps and each stage on
 /// synthetic scenes (a square domain, groups spawned in bands and routed to
-/// the opposite side) for several agent counts, grid sizes and group counts.
+/// the opposite side) for several agent counts, grid sizes and group counts,
+/// or on scene files; with and without the potential's warm start.
 
 #include <iosfwd>
 #include <string>
@@ -25,6 +26,12 @@ struct StepBenchOptions {
     /// Only the configurations the targets name (10k/256, 100k/512, 1M/1024)
     /// instead of every combination.
     bool matched = true;
+    /// Scene files to time instead of the synthetic scenes (their agents,
+    /// grid and groups; agents/cells/groups are then ignored).
+    std::vector<std::string> scenes;
+    /// Potential warm start settings to run each configuration with
+    /// (ModelParams::potential_warm_start): {true}, {false} or both.
+    std::vector<bool> warmStart{true};
 };
 
 /// Runs the benchmark; writes the table or CSV to @p out, notes to @p log.

@@ -58,6 +58,19 @@ struct EikonalOptions {
     float band_tiles = 4.f;
     /// Validate the problem before solving (costs one pass over the cells).
     bool validate = true;
+    /// FIM: start from the previous solve of the same problems (solveMany
+    /// with the same problem objects in the same order, on the same grid,
+    /// with unchanged blocked cells and sources) when it converged; else
+    /// solve cold. The previous potentials are first raised where the new
+    /// costs no longer support them, then lowered (kernels/fim_schedule.hpp):
+    /// the result is a cold solve's within the tolerance.
+    bool warm_start = false;
+    /// With warm_start: the cells [changed_i0, changed_i1) x [changed_j0,
+    /// changed_j1) whose costs may differ from the previous solve's (the
+    /// costs outside must be the same). Default: the whole grid. Clamped to
+    /// the grid. [Limit: changed_i0, changed_j0 >= 0]
+    int changed_i0 = 0, changed_j0 = 0;
+    int changed_i1 = 1 << 30, changed_j1 = 1 << 30;
     /// CUDA: also fill the host copy of the result (false: only its device
     /// copy is written; the caller downloads when it reads). The CPU backend
     /// always writes the host copy.
@@ -71,6 +84,7 @@ struct EikonalStats {
     double updates_per_cell = 0;  ///< updates / open cells.
     long long tile_activations = 0;  ///< FIM: tiles processed (0 for FMM).
     bool converged = false;       ///< False when max_iterations was reached.
+    bool warm = false;            ///< FIM: started from the previous solve (EikonalOptions::warm_start).
 };
 
 /// Throws InputError for: non-positive or non-finite h; empty grid; missing

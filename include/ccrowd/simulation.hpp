@@ -68,6 +68,7 @@ struct StepReport {
     bool potentials_converged = true;
     double potential_updates_per_cell = 0.0;  ///< Mean over the step's solves.
     long long potential_phases = 0;  ///< FIM phases of the step's one solve (every field together).
+    bool potential_warm = false;     ///< The solve started from the last step's potentials (model.potential_warm_start).
 };
 
 /// Host copy of the agents (structure of arrays).

@@ -85,7 +85,8 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                 "bytes per cell per group and peak resident memory.");
     struct StepArgs {
         std::string agents = "10000,100000,1000000", cells = "256,512,1024", groups = "1,4", format = "table",
-                    backend = "auto";
+                    backend = "auto", warm = "on";
+        std::vector<std::string> scenes;
         int steps = 10, warmup = 3, threads = 0;
         bool all = false;
     };
@@ -100,6 +101,12 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
     step->add_option("--format", s2->format, "table or csv")->check(CLI::IsMember({"table", "csv"}))->capture_default_str();
     step->add_option("--backend", s2->backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
     step->add_option("--threads", s2->threads, "CPU threads (0 = all cores)")->check(CLI::Range(0, 1024))->capture_default_str();
+    step->add_option("--scene", s2->scenes, "Scene files to time instead of the synthetic scenes (repeatable)")
+        ->check(CLI::ExistingFile);
+    step->add_option("--warm-start", s2->warm,
+                     "Potential warm start from the previous step: on, off, or both (a row each, to compare the work)")
+        ->check(CLI::IsMember({"on", "off", "both"}))
+        ->capture_default_str();
     step->callback([s2, &commands] {
         commands.action = [s2] {
             bench::StepBenchOptions o;
@@ -112,6 +119,8 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.csv = s2->format == "csv";
             o.backend = parseBackendChoice(s2->backend);
             o.threads = s2->threads;
+            o.scenes = s2->scenes;
+            o.warmStart = s2->warm == "both" ? std::vector<bool>{true, false} : std::vector<bool>{s2->warm == "on"};
             bench::runStepBench(o, std::cout, std::cerr);
             return 0;
         };

@@ -30,6 +30,9 @@ void validateEikonalSetup(const EikonalProblem& p, const EikonalOptions& opt) {
     if (!(opt.band_tiles >= 0.f) || !std::isfinite(opt.band_tiles))
         throw InputError(fieldMessage("eikonal.band_tiles", str(opt.band_tiles), "must be a finite number >= 0",
                                       ">= 0 (0 = plain FIM)"));
+    if (opt.changed_i0 < 0 || opt.changed_j0 < 0)
+        throw InputError(fieldMessage("eikonal.changed_box", "(" + str(opt.changed_i0) + ", " + str(opt.changed_j0) + ")",
+                                      "negative first cell", "changed_i0 >= 0 and changed_j0 >= 0"));
     // grid
     if (!(std::isfinite(p.h) && p.h > 0.f))
         throw InputError(fieldMessage("eikonal.h", str(p.h), "cell size must be positive and finite", "0 < h < inf [m]"));

@@ -18,7 +18,7 @@ void readF(const Node& n, const char* key, const Range& r, float& out) {
 ModelParams parseModel(const Node& n) {
     n.object({"alpha", "beta", "gamma", "rho_min", "rho_max", "rho_limit", "v0", "rho_jam", "gamma_fd", "d_min", "dt",
               "duration", "max_steps", "seed", "box_margin", "pressure_iterations", "pressure_tolerance",
-              "separation_passes", "perception_radius", "pressure_omega"});
+              "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start"});
     ModelParams p;
     // Unit-cost weights (Treuille 2006 eq. 4).
     readF(n, "alpha", closed(0, 1e3), p.alpha);
@@ -63,6 +63,8 @@ ModelParams parseModel(const Node& n) {
     if (n.has("separation_passes")) {
         p.separation_passes = static_cast<int>(n.get("separation_passes", "").integer(0, 100));
     }
+    // Potential stage: each step's FIM starts from the last step's potentials.
+    if (n.has("potential_warm_start")) p.potential_warm_start = n.get("potential_warm_start", "").boolean();
     return p;
 }
 

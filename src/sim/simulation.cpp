@@ -222,11 +222,15 @@ void Simulation::Impl::step() {
         EikonalOptions opt;
         opt.validate = false;  // costs come from unitCost: finite and positive by construction
         opt.download = false;  // CUDA: the potentials stay on the device; readers download
+        // warm start from the last step: the cost stage wrote only the active box
+        opt.warm_start = mp.potential_warm_start;
+        opt.changed_i0 = box.i0; opt.changed_j0 = box.j0; opt.changed_i1 = box.i1; opt.changed_j1 = box.j1;
         const std::vector<EikonalStats> stats = solver.solveMany(probs, outs, opt);
         const int n = static_cast<int>(stats.size());
         report.potentials_solved = n;
         report.potentials_converged = true;
         report.potential_phases = 0;
+        report.potential_warm = !stats.empty() && stats.front().warm;
         double upc = 0.0;
         for (const EikonalStats& st : stats) {
             report.potentials_converged = report.potentials_converged && st.converged;
