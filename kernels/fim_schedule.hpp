@@ -309,13 +309,19 @@ struct FimSweepCell {
     }
 
     CC_HD void operator()(int i, int j) const {
-        const int q = i + j * m.pitch;
+        // locals: the state stores below are byte stores, which may alias
+        // anything, so members and neighbours read once stay in registers
+        const int pitch = m.pitch;
+        const int q = i + j * pitch;
         FimState* st = m.state + q;
         if (!(*st & kBit)) return;
         *st = static_cast<FimState>(*st & ~kBit);
         // Godunov update from the current neighbours (E, W, N, S)
         float* p = m.phi + q;
-        const float nw = eikonalUpdate(p[1], p[-1], p[m.pitch], p[-m.pitch], m.cost[i + j * m.costPitch], m.cell);
+        const float pe = p[1], pw = p[-1], pn = p[pitch], ps = p[-pitch];
+        const float nw = eikonalUpdate(pe, pw, pn, ps, m.cost[i + j * m.costPitch], m.cell);
+        const float tol = m.tol, cell = m.cell;
+        const bool lastE = i == m.w - 1, lastN = j == m.h - 1;
         ++r->updates;
         bool back = false;
         if (MODE == kFimRaising) {
@@ -323,26 +329,26 @@ struct FimSweepCell {
             // is unsupported; it goes to +inf, and the neighbours above it
             // (only those can have rested on it) are checked in turn
             const float old = *p;
-            if (!(nw - old > eikonalTolerance(old, m.tol, m.cell))) return;  // (nw may be +inf: all support gone)
+            if (!(nw - old > eikonalTolerance(old, tol, cell))) return;  // (nw may be +inf: all support gone)
             *p = INFINITY;
             *st = static_cast<FimState>(*st | kFimLower);
-            if (old < p[1] && p[1] < INFINITY) pass(st, 1, i == m.w - 1, 0, DI < 0, old, back);
-            if (old < p[m.pitch] && p[m.pitch] < INFINITY) pass(st, m.pitch, j == m.h - 1, 1, DJ < 0, old, back);
-            if (old < p[-1] && p[-1] < INFINITY) pass(st, -1, i == 0, 2, DI > 0, old, back);
-            if (old < p[-m.pitch] && p[-m.pitch] < INFINITY) pass(st, -m.pitch, j == 0, 3, DJ > 0, old, back);
+            if (old < pe && pe < INFINITY) pass(st, 1, lastE, 0, DI < 0, old, back);
+            if (old < pn && pn < INFINITY) pass(st, pitch, lastN, 1, DJ < 0, old, back);
+            if (old < pw && pw < INFINITY) pass(st, -1, i == 0, 2, DI > 0, old, back);
+            if (old < ps && ps < INFINITY) pass(st, -pitch, j == 0, 3, DJ > 0, old, back);
             if (back) { *behind = true; *behindMin = minf(*behindMin, old); }
             return;
         }
         // lower: keep the minimum; a significant drop lets the neighbours
         // above the new value drop in turn
-        if (!(nw < *p)) return;
-        const bool significant = *p - nw > eikonalTolerance(nw, m.tol, m.cell);
+        const float cur = *p;
+        if (!(nw < cur)) return;
         *p = nw;
-        if (!significant) return;
-        if (nw < p[1]) pass(st, 1, i == m.w - 1, 0, DI < 0, nw, back);
-        if (nw < p[m.pitch]) pass(st, m.pitch, j == m.h - 1, 1, DJ < 0, nw, back);
-        if (nw < p[-1]) pass(st, -1, i == 0, 2, DI > 0, nw, back);
-        if (nw < p[-m.pitch]) pass(st, -m.pitch, j == 0, 3, DJ > 0, nw, back);
+        if (!(cur - nw > eikonalTolerance(nw, tol, cell))) return;
+        if (nw < pe) pass(st, 1, lastE, 0, DI < 0, nw, back);
+        if (nw < pn) pass(st, pitch, lastN, 1, DJ < 0, nw, back);
+        if (nw < pw) pass(st, -1, i == 0, 2, DI > 0, nw, back);
+        if (nw < ps) pass(st, -pitch, j == 0, 3, DJ > 0, nw, back);
         if (back) { *behind = true; *behindMin = minf(*behindMin, nw); }
     }
 };

@@ -80,7 +80,9 @@ struct Simulation::Impl {
 
 template <class T>
 const Field<T>& Simulation::Impl::onHost(Field<T>& f) {
-    if (ex.backend != Backend::Cuda) return f;
+    // a field with no device copy (a potential nobody followed yet) was
+    // never written on the device: its host copy is current
+    if (ex.backend != Backend::Cuda || !f.hasDevice()) return f;
     auto it = hostStep.find(&f);
     if (it == hostStep.end() || it->second != steps) {
         f.download();
