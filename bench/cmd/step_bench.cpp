@@ -138,7 +138,7 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
                 const int agents = opt.agents[ai], n = opt.cells[ci];
                 for (const bool warm : opt.warmStart) {
                     log << "bench step: " << agents << " agents, " << n << "^2 cells, " << groups << " groups"
-                        << (warm ? "" : ", cold solves") << "...\n";
+                        << (warm ? ", warm start" : "") << "...\n";
                     runOne(syntheticScene(agents, n, groups), "synthetic", groups, warm);
                 }
             }

@@ -30,8 +30,8 @@ struct StepBenchOptions {
     /// grid and groups; agents/cells/groups are then ignored).
     std::vector<std::string> scenes;
     /// Potential warm start settings to run each configuration with
-    /// (ModelParams::potential_warm_start): {true}, {false} or both.
-    std::vector<bool> warmStart{true};
+    /// (ModelParams::potential_warm_start): {false} (the default), {true} or both.
+    std::vector<bool> warmStart{false};
 };
 
 /// Runs the benchmark; writes the table or CSV to @p out, notes to @p log.

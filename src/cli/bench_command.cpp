@@ -85,7 +85,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                 "bytes per cell per group and peak resident memory.");
     struct StepArgs {
         std::string agents = "10000,100000,1000000", cells = "256,512,1024", groups = "1,4", format = "table",
-                    backend = "auto", warm = "on";
+                    backend = "auto", warm = "off";
         std::vector<std::string> scenes;
         int steps = 10, warmup = 3, threads = 0;
         bool all = false;
