@@ -96,8 +96,11 @@ std::vector<CompareCase> compareCases() {
     return out;
 }
 
-/// FIM scheduling variants: the defaults (value-ordered tiles, band_tiles 2)
-/// and plain FIM (band_tiles 0, every active tile each phase).
+/// FIM scheduling variants: the defaults (value-ordered tiles, band_tiles 4)
+/// and plain FIM (band_tiles 0, every active tile each phase). The FIM's
+/// work has no bound on these cases (random anisotropic face costs take it
+/// to 7-12 updates per cell); test_fim_schedule.cpp bounds it on the
+/// benchmark's cases.
 struct FimVariant {
     std::string name;
     EikonalOptions opt;
@@ -154,6 +157,8 @@ TEST_P(FimVsFmm, Agree) {
         EXPECT_GT(fim.stats.tile_activations, 0);
         EXPECT_GE(fim.stats.updates, reachedFree) << "every reachable open cell is updated at least once";
         EXPECT_GE(fmm.stats.updates, reachedFree) << "every reachable open cell is updated at least once";
+        // FMM relaxes a cell once per neighbour that freezes: at most 4 each
+        EXPECT_LE(fmm.stats.updates, 4 * reachedFree);
     }
 }
 
