@@ -15,7 +15,7 @@
 #include "active_box.hpp"
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
-#include "../src/sim/stages.hpp"
+#include "stages.hpp"
 
 #include "omp_threads.hpp"
 

@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "grid.hpp"
-#include "hd.hpp"
+#include "ccrowd/hd.hpp"
 #include "ccrowd/field.hpp"
 
 namespace ccrowd::sim {

@@ -9,9 +9,9 @@
 
 #include "ccrowd/field.hpp"
 #include "grid.hpp"
-#include "hd.hpp"
+#include "ccrowd/hd.hpp"
 #include "pressure.hpp"
-#include "../src/sim/stages.hpp"
+#include "stages.hpp"
 
 namespace ccrowd::sim {
 

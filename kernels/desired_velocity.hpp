@@ -12,9 +12,9 @@
 #include "ccrowd/field.hpp"
 #include "eikonal_update.hpp"
 #include "grid.hpp"
-#include "hd.hpp"
+#include "ccrowd/hd.hpp"
 #include "splat.hpp"
-#include "../src/sim/stages.hpp"
+#include "stages.hpp"
 
 namespace ccrowd::sim {
 

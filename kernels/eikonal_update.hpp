@@ -6,19 +6,10 @@
 
 #include <math.h>
 
-#include "hd.hpp"
+#include "ccrowd/face_cost.hpp"
+#include "ccrowd/hd.hpp"
 
 namespace ccrowd {
-
-/// Unit cost of leaving a cell through each face (Treuille et al. 2006,
-/// C(x, theta) on the four directions). Isotropic cost: e = n = w = s.
-/// [Units: 1/(m/s), i.e. s per m of path] [Limit: > 0, finite on open cells]
-struct alignas(16) FaceCost {
-    float e = 1.f;  ///< Towards +x.
-    float n = 1.f;  ///< Towards +y.
-    float w = 1.f;  ///< Towards -x.
-    float s = 1.f;  ///< Towards -y.
-};
 
 /// min/max without the NaN handling of fminf/fmaxf (which compilers turn into
 /// library calls); the solver never sees NaN.

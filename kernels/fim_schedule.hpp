@@ -47,7 +47,7 @@
 #include <string.h>
 
 #include "eikonal_update.hpp"
-#include "hd.hpp"
+#include "ccrowd/hd.hpp"
 
 namespace ccrowd {
 

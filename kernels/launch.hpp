@@ -10,12 +10,12 @@
 
 #include "ccrowd/backend.hpp"
 #include "ccrowd/error.hpp"
-#include "hd.hpp"
+#include "ccrowd/hd.hpp"
 
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
 
-#include "../src/backend/cuda_check.hpp"
+#include "cuda_check.hpp"
 #endif
 
 namespace ccrowd {

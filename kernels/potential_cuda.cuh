@@ -30,7 +30,7 @@
 #include "ccrowd/field.hpp"
 #include "launch.hpp"
 #include "potential.hpp"
-#include "src/backend/cuda_check.hpp"
+#include "cuda_check.hpp"
 
 namespace ccrowd {
 

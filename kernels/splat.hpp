@@ -21,8 +21,8 @@
 
 #include "ccrowd/field.hpp"
 #include "grid.hpp"
-#include "hd.hpp"
-#include "../src/sim/stages.hpp"
+#include "ccrowd/hd.hpp"
+#include "stages.hpp"
 
 namespace ccrowd::sim {
 

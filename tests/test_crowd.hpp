@@ -6,7 +6,7 @@
 
 #include "ccrowd/backend.hpp"
 #include "ccrowd/field.hpp"
-#include "src/sim/stages.hpp"
+#include "kernels/stages.hpp"
 
 namespace ccrowd::test {
 

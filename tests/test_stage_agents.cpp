@@ -15,7 +15,7 @@
 #include "backends.hpp"
 #include "test_crowd.hpp"
 #include "kernels/agents.hpp"
-#include "src/sim/stages.hpp"
+#include "kernels/stages.hpp"
 
 namespace ccrowd::test {
 namespace {

@@ -16,7 +16,7 @@
 
 #include "backends.hpp"
 #include "kernels/pressure.hpp"
-#include "src/sim/stages.hpp"
+#include "kernels/stages.hpp"
 
 namespace ccrowd::test {
 namespace {

@@ -17,7 +17,7 @@
 #include "backends.hpp"
 #include "test_crowd.hpp"
 #include "kernels/separate.hpp"
-#include "src/sim/stages.hpp"
+#include "kernels/stages.hpp"
 
 namespace ccrowd::test {
 namespace {

@@ -14,7 +14,7 @@
 #include "ccrowd/field.hpp"
 #include "kernels/cost.hpp"
 #include "kernels/speed.hpp"
-#include "src/sim/stages.hpp"
+#include "kernels/stages.hpp"
 
 namespace ccrowd::test {
 namespace {

@@ -17,7 +17,7 @@
 #include "ccrowd/field.hpp"
 #include "kernels/active_box.hpp"
 #include "kernels/splat.hpp"
-#include "src/sim/stages.hpp"
+#include "kernels/stages.hpp"
 
 namespace ccrowd::test {
 namespace {

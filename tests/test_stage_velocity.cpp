@@ -13,7 +13,7 @@
 #include "test_crowd.hpp"
 #include "ccrowd/field.hpp"
 #include "kernels/desired_velocity.hpp"
-#include "src/sim/stages.hpp"
+#include "kernels/stages.hpp"
 
 namespace ccrowd::test {
 namespace {

@@ -44,7 +44,7 @@
 #include "ccrowd/simulation.hpp"
 #include "kernels/pressure.hpp"
 #include "kernels/speed.hpp"
-#include "src/sim/stages.hpp"
+#include "kernels/stages.hpp"
 #include "src/validate/cases.hpp"
 
 namespace ccrowd {

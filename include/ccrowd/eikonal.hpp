@@ -17,7 +17,7 @@
 
 #include "ccrowd/backend.hpp"
 #include "ccrowd/field.hpp"
-#include "../../kernels/eikonal_update.hpp"
+#include "ccrowd/face_cost.hpp"
 
 namespace ccrowd {
 

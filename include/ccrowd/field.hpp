@@ -14,7 +14,7 @@
 #include "ccrowd/backend.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/device_memory.hpp"
-#include "../../kernels/hd.hpp"
+#include "ccrowd/hd.hpp"
 
 namespace ccrowd {
 

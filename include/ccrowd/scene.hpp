@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "ccrowd/field.hpp"
-#include "../../kernels/grid.hpp"
+#include "ccrowd/grid_info.hpp"
 
 namespace ccrowd {
 

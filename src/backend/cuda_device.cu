@@ -8,7 +8,7 @@
 
 #include "ccrowd/backend.hpp"
 #include "ccrowd/device_memory.hpp"
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 
 namespace ccrowd {
 

@@ -10,6 +10,7 @@
 
 #include "ccrowd/eikonal.hpp"
 #include "ccrowd/error.hpp"
+#include "kernels/eikonal_update.hpp"
 
 namespace ccrowd {
 

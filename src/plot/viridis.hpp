@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "../../kernels/hd.hpp"
+#include "ccrowd/hd.hpp"
 
 namespace ccrowd::plot {
 

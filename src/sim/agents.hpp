@@ -12,7 +12,7 @@
 #include "ccrowd/field.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
-#include "sim/stages.hpp"
+#include "kernels/stages.hpp"
 
 namespace ccrowd::sim {
 

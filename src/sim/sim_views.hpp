@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ccrowd/simulation.hpp"
-#include "sim/stages.hpp"
+#include "kernels/stages.hpp"
 
 namespace ccrowd::sim {
 

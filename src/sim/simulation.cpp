@@ -21,7 +21,7 @@
 #include "sim/agents.hpp"
 #include "sim/sim_views.hpp"
 #include "sim/sources.hpp"
-#include "sim/stages.hpp"
+#include "kernels/stages.hpp"
 
 namespace ccrowd {
 

@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "../backend/cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 #include "ccrowd/error.hpp"
 #include "viewer/cuda_interop.hpp"
 

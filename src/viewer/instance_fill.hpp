@@ -17,9 +17,9 @@
 
 #include <cstdint>
 
-#include "../../kernels/hd.hpp"
+#include "ccrowd/hd.hpp"
 #include "plot/viridis.hpp"
-#include "sim/stages.hpp"
+#include "kernels/stages.hpp"
 #include "viewer/agent_instances.hpp"
 #include "viewer/options.hpp"
 

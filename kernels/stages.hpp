@@ -15,8 +15,8 @@
 #include "ccrowd/backend.hpp"
 #include "ccrowd/eikonal.hpp"
 #include "ccrowd/field.hpp"
-#include "../../kernels/grid.hpp"
-#include "../../kernels/launch.hpp"
+#include "grid.hpp"
+#include "launch.hpp"
 
 namespace ccrowd::sim {
 
