@@ -16,5 +16,9 @@ void release(void* ptr) noexcept;
 void copyToDevice(void* dst, const void* src, std::size_t bytes);
 /// Copies device -> host. Throws BackendError on failure.
 void copyToHost(void* dst, const void* src, std::size_t bytes);
+/// Waits until the device has finished all work queued so far (the stage
+/// timers call it so each stage's time is its own, not the next one's).
+/// Throws BackendError when queued work failed.
+void synchronize();
 
 }  // namespace ccrowd::device

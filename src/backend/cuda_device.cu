@@ -38,6 +38,7 @@ void release(void* ptr) noexcept {
 }
 void copyToDevice(void* dst, const void* src, std::size_t bytes) { CC_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice)); }
 void copyToHost(void* dst, const void* src, std::size_t bytes) { CC_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost)); }
+void synchronize() { CC_CUDA_CHECK(cudaDeviceSynchronize()); }
 }  // namespace device
 
 }  // namespace ccrowd

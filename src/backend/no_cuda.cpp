@@ -24,6 +24,7 @@ void* allocate(std::size_t) { noCuda("device::allocate"); }
 void release(void*) noexcept {}
 void copyToDevice(void*, const void*, std::size_t) { noCuda("device::copyToDevice"); }
 void copyToHost(void*, const void*, std::size_t) { noCuda("device::copyToHost"); }
+void synchronize() { noCuda("device::synchronize"); }
 }  // namespace device
 
 }  // namespace ccrowd

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <random>
 
+#include "ccrowd/device_memory.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/placement.hpp"
 #include "../../kernels/pressure.hpp"
@@ -181,6 +182,10 @@ template <class F>
 void Simulation::Impl::timed(Stage s, F&& f) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
+    // CUDA: launches return before the kernels ran; wait, so the time is this
+    // stage's and not the next one's (a synchronising profile: the step has
+    // host syncs of its own, and ten waits cost microseconds)
+    if (ex.backend == Backend::Cuda) device::synchronize();
     times.total_ms[static_cast<int>(s)] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
