@@ -322,7 +322,7 @@ TEST(SceneRaster, FloorPlanDarkPixelsAreWalls) {
     fs::remove(png);
 }
 
-TEST(SceneRaster, GridCapIsEnforcedAndLargeGridsAreFast) {
+TEST(SceneRaster, GridCapIsEnforcedAndA4096CellWideGridRasterises) {
     // 4096 x 2048 cells rasterise; 4097 is refused naming /domain.
     Scene s = sceneWith(1024, 512, 0.25f, rectPoly(1000, 0, 1024, 512), rectPoly(0, 0, 2, 2));
     s.obstacles = {strip(512, 256, 33, 400, 1)};

@@ -79,6 +79,12 @@ void checkCorridor(float h) {
     EXPECT_EQ(r.track.front().first, 0.0);
     EXPECT_LT(r.track.front().second, 1.5);
     EXPECT_GT(r.track.back().second, 38.0);
+    // a lone walker is not slowed by anything: over its track it keeps within
+    // 2% of its free speed (its free-walk time), and never exceeds it
+    const double speed = (r.track.back().second - r.track.front().second) / (r.track.back().first - r.track.front().first);
+    std::printf("[ measured ] corridor (h = %g m): mean speed %.4f m/s of %.2f free\n", h, speed, r.walker_speed);
+    EXPECT_GE(speed, 0.98 * r.walker_speed);
+    EXPECT_LE(speed, r.walker_speed * (1 + 1e-5));
     expectAllCriteriaPass(r);
 }
 
@@ -147,6 +153,7 @@ void expectSeventyPercentLeft(const validate::DoorFlowResult& f) {
 TEST(Validation, SpecificFlowThroughAOneMetreDoorIsOneToTwo) {
     const validate::DoorFlowResult f = validate::roomExitFlow(kExec);
     std::printf("[ measured ] room_exit (1 m door, h = 0.25 m): %.3f persons/(m s)\n", f.specific);
+    EXPECT_EQ(f.open_cells, 4) << "a 1 m door on 0.25 m cells: 4 open cells in the wall";
     expectSeventyPercentLeft(f);
     EXPECT_GE(f.specific, 1.0);
     EXPECT_LE(f.specific, 2.0);

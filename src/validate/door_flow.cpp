@@ -72,6 +72,12 @@ DoorFlowResult roomExitFlow(const Exec& ex) {
     r.scenes.push_back(SceneUse{"room_exit", path, ""});
     r.width = 1.0;
     Simulation sim(loadScene(path), ex);
+    // the door: the open cells of the east wall's first column (x = 10.1 m)
+    const SceneGrid& g = sim.grid();
+    int wallColumn = 0, row = 0;
+    g.cellOf(10.1f, 0.f, wallColumn, row);
+    r.open_cells = 0;
+    for (int j = 0; j < g.ny; ++j) r.open_cells += g.blocked(wallColumn, j) ? 0 : 1;
     measureFlow(sim, r);
     checkSpecific(r, "");
     r.wall_seconds = clock.seconds();
