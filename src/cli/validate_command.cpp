@@ -56,12 +56,16 @@ int runValidate(const std::string& out, const std::string& backend, int threads,
 
     // run the cases, printing each criterion as its case ends
     const validate::Stopwatch clock;
-    int total = 0, failed = 0;
+    int total = 0, failed = 0, pre = 0, preFailed = 0;
     const validate::ValidationResults results = validate::runValidation(ex, [&](const validate::CaseResult& r) {
         for (const std::string& line : validate::criterionLines(r)) std::cout << line << "\n";
         for (const validate::Criterion& c : r.criteria) {
             ++total;
             failed += c.pass ? 0 : 1;
+        }
+        for (const validate::Criterion& c : r.preconditions) {
+            ++pre;
+            preFailed += c.pass ? 0 : 1;
         }
         std::cout.flush();
     });
@@ -71,7 +75,8 @@ int runValidate(const std::string& out, const std::string& backend, int threads,
     // the report, then the verdict
     validate::writeReport(out, results, info);
     const int status = validate::exitStatus(results);
-    std::cout << (status == 0 ? "PASS" : "FAIL") << ": " << total - failed << " of " << total << " criteria passed in "
+    std::cout << (status == 0 ? "PASS" : "FAIL") << ": " << total - failed << " of " << total << " criteria passed ("
+              << pre - preFailed << " of " << pre << " set-up preconditions held, not counted) in "
               << validate::formatValue(info.wall_seconds, 1, "s") << "; report: " << out << "/" << validate::kReportFile << "\n";
     return status;
 }

@@ -13,7 +13,14 @@ bool CaseResult::passed() const {
     if (criteria.empty()) return false;
     for (const Criterion& c : criteria)
         if (!c.pass) return false;
+    for (const Criterion& c : preconditions)
+        if (!c.pass) return false;
     return true;
+}
+
+bool CaseResult::require(std::string name, std::string measured, std::string allowed, bool pass) {
+    preconditions.push_back(Criterion{std::move(name), std::move(measured), std::move(allowed), pass});
+    return pass;
 }
 
 bool CaseResult::check(std::string name, std::string measured, std::string allowed, bool pass) {

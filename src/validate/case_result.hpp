@@ -29,13 +29,21 @@ struct CaseResult {
     std::string description;          ///< One sentence: the set-up and what is measured.
     std::string source;               ///< Where the criterion comes from (guideline, paper).
     std::vector<SceneUse> scenes;     ///< Scenes run, in order.
-    std::vector<Criterion> criteria;  ///< Criteria checked, in order.
+    std::vector<Criterion> criteria;  ///< Criteria checked, in order: the crowd measured against a reference.
+    /// Preconditions: checks of the case's own set-up (the scene has the
+    /// persons, speeds and door it should). Listed in the report, not
+    /// counted as validation; a failed one fails the case (it did not run
+    /// the experiment it claims).
+    std::vector<Criterion> preconditions;
     double wall_seconds = 0.0;        ///< Wall time of the case. [Units: s]
 
-    /// True when there is at least one criterion and every one passes.
+    /// True when there is at least one criterion and every criterion and
+    /// precondition passes.
     bool passed() const;
     /// Appends a criterion; returns @p pass.
     bool check(std::string name, std::string measured, std::string allowed, bool pass);
+    /// Appends a precondition; returns @p pass.
+    bool require(std::string name, std::string measured, std::string allowed, bool pass);
 };
 
 /// @p v with @p decimals decimals and an optional unit after a space ("29.05 s").

@@ -78,6 +78,7 @@ DoorFlowResult roomExitFlow(const Exec& ex) {
     g.cellOf(10.1f, 0.f, wallColumn, row);
     r.open_cells = 0;
     for (int j = 0; j < g.ny; ++j) r.open_cells += g.blocked(wallColumn, j) ? 0 : 1;
+    r.require("open door cells", std::to_string(r.open_cells), "4", r.open_cells == 4);
     measureFlow(sim, r);
     checkSpecific(r, "");
     r.wall_seconds = clock.seconds();
@@ -122,7 +123,7 @@ DoorSeriesResult doorWidthSeries(const Exec& ex, const std::vector<double>& widt
         for (int j = 0; j < g.ny; ++j) d.open_cells += g.blocked(kDoorColumn, j) ? 0 : 1;
         const int expected = static_cast<int>(std::lround(w / kSeriesCell));
         const std::string door = ", " + formatValue(w, 1) + " m door";
-        d.check("open door cells" + door, std::to_string(d.open_cells), std::to_string(expected), d.open_cells == expected);
+        d.require("open door cells" + door, std::to_string(d.open_cells), std::to_string(expected), d.open_cells == expected);
 
         // flow, then the criteria on it
         measureFlow(sim, d);

@@ -91,7 +91,7 @@ FundamentalDiagramResult fundamentalDiagram(const Exec& ex, const std::vector<do
         const std::string at = " at " + formatValue(rho, 1) + " persons/m^2";
         // the corridor is held at rho while measuring
         const std::string range = formatValue(m.density_lo, 2) + " to " + formatValue(m.density_hi, 2);
-        r.check("section density" + at, range + " (mean " + formatValue(m.density, 2) + ")",
+        r.require("section density" + at, range + " (mean " + formatValue(m.density, 2) + ")",
                 formatValue((1 - kHeldTolerance) * rho, 3) + " to " + formatValue((1 + kHeldTolerance) * rho, 3) + " (+-15%)",
                 m.samples > 0 && std::fabs(m.density_lo - rho) <= kHeldTolerance * rho &&
                     std::fabs(m.density_hi - rho) <= kHeldTolerance * rho);
@@ -101,7 +101,7 @@ FundamentalDiagramResult fundamentalDiagram(const Exec& ex, const std::vector<do
                     " m/s (Weidmann " + formatValue(m.weidmann, 3) + " +- 0.2)",
                 std::fabs(m.speed - m.weidmann) <= kSpeedTolerance);
         // never above the free speed
-        r.check("fastest mean |v|, largest vmax" + at,
+        r.require("fastest mean |v|, largest vmax" + at,
                 formatValue(m.fastest_mean, 3) + ", " + formatValue(m.free_speed, 3) + " m/s", "<= 1.340 m/s",
                 m.fastest_mean <= kFreeSpeed + 1e-6 && m.free_speed <= kFreeSpeed + 1e-6);
     }

@@ -51,7 +51,7 @@ CorridorResult corridorCrossing(const Exec& ex, float cell) {
     r.crossing_time = sim.exits().size() == 1 ? sim.exits()[0].time : -1.0;
 
     const std::string walkers = std::to_string(r.agents) + (r.agents == 1 ? " walker" : " walkers");
-    r.check("one walker of free speed 1.33 m/s", walkers + " at " + formatValue(r.walker_speed, 3, "m/s"),
+    r.require("one walker of free speed 1.33 m/s", walkers + " at " + formatValue(r.walker_speed, 3, "m/s"),
             "1 walker at 1.330 m/s", r.agents == 1 && std::fabs(r.walker_speed - kWalkerSpeed) <= 1e-6f);
     r.check("crossing time", r.crossing_time < 0 ? "never arrived" : formatValue(r.crossing_time, 2, "s"), "26-34 s",
             r.crossing_time >= kCrossingMin && r.crossing_time <= kCrossingMax);
@@ -94,7 +94,7 @@ LCornerResult lCorner(const Exec& ex) {
     r.remaining = sim.agentCount();
     r.last_exit = sim.groupStats().empty() ? -1.0 : sim.groupStats()[0].last_exit;
 
-    r.check("persons", std::to_string(r.agents), "20", r.agents == kCornerAgents);
+    r.require("persons", std::to_string(r.agents), "20", r.agents == kCornerAgents);
     const std::string violations = std::to_string(r.violations) + (r.violations ? " (first: " + r.first_violation + ")" : "");
     r.check("agent-steps in a wall or outside the L", violations, "0", r.violations == 0);
     r.check("walkers turned the corner (y > 4 m)", r.turned ? "yes" : "no", "yes", r.turned);
