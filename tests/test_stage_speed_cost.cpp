@@ -100,6 +100,59 @@ TEST_P(SpeedStage, FreeFlowBetweenAndFlowSpeedFromNeighbourDensity) {
     EXPECT_NEAR(f.s, 1.336752f, kTol);
 }
 
+// The settings the simulation runs with (src/sim/simulation.cpp): the face
+// speed capped at the free speed, and faces reading aheadCells(R, h) cells
+// ahead; hand-computed values.
+
+TEST_P(SpeedStage, CapAtFreeSpeedWhereTheFlowIsFaster) {
+    SpeedCase c(3, 3);
+    c.p.cap_at_free = true;
+    // E: rho 4.5 (above rho_max), flow 0.8 along +x: uncapped f = fv = 0.8;
+    //    fT = 1.34 (1 - exp(-1.913 (1/4.5 - 1/5.4))) = 0.091656, so f = fT
+    c.rho(2, 1) = 4.5f; c.mv(2, 1) = Vel2{0.8f, 0.f};
+    // N: rho 2, flow 1.2 along +y: blend 0.606238 + 1.5/3.5 (1.2 - 0.606238)
+    //    = 0.860707 > fT = 0.606238, so f = fT
+    c.rho(1, 2) = 2.f; c.mv(1, 2) = Vel2{0.f, 1.2f};
+    // W: rho 2, flow 0.3 along -x: blend 0.606238 + 1.5/3.5 (0.3 - 0.606238)
+    //    = 0.474993 < fT: the cap does not apply
+    c.rho(0, 1) = 2.f; c.mv(0, 1) = Vel2{-0.3f, 0.f};
+    c.run(GetParam());
+    const Face4 f = c.out(1, 1);
+    EXPECT_NEAR(f.e, 0.091656f, kTol);
+    EXPECT_NEAR(f.n, 0.606238f, kTol);
+    EXPECT_NEAR(f.w, 0.474993f, kTol);
+    // the same without the cap: the flow speed and the blend
+    c.p.cap_at_free = false;
+    c.run(GetParam());
+    EXPECT_NEAR(c.out(1, 1).e, 0.8f, kTol);
+    EXPECT_NEAR(c.out(1, 1).n, 0.860707f, kTol);
+}
+
+TEST_P(SpeedStage, LookAheadOfSeveralCellsClampedAtTheGridEdge) {
+    // the simulation's look-ahead: round(R / h) cells, at least 1
+    EXPECT_EQ(sim::aheadCells(1.0f, 0.25f), 4);
+    EXPECT_EQ(sim::aheadCells(0.75f, 0.25f), 3);
+    EXPECT_EQ(sim::aheadCells(0.1f, 0.25f), 1);
+    EXPECT_EQ(sim::aheadCells(0.f, 0.25f), 1);
+    SpeedCase c(8, 3);
+    c.p.cap_at_free = true;
+    c.p.ahead = sim::aheadCells(0.75f, 0.25f);  // 3 cells
+    // cell (1, 1): E reads (4, 1), not its neighbour (2, 1)
+    c.rho(2, 1) = 5.f; c.mv(2, 1) = Vel2{0.f, 0.f};  // would give eps if read
+    c.rho(4, 1) = 2.f; c.mv(4, 1) = Vel2{0.6f, 0.f};  // blend 0.603565 (below fT: kept)
+    // W reads (1 - 3 = -2 -> clamped to 0, 1)
+    c.rho(0, 1) = 0.3f; c.mv(0, 1) = Vel2{-2.f, 0.f};  // below rho_min: fT 1.336752
+    // cell (6, 1): E reads (9 -> clamped to 7, 1)
+    c.rho(7, 1) = 4.5f; c.mv(7, 1) = Vel2{0.8f, 0.f};  // capped at fT 0.091656
+    c.run(GetParam());
+    EXPECT_NEAR(c.out(1, 1).e, 0.603565f, kTol);
+    EXPECT_NEAR(c.out(1, 1).w, 1.336752f, kTol);
+    EXPECT_NEAR(c.out(6, 1).e, 0.091656f, kTol);
+    // N and S of (1, 1) read (1, 4 -> 2) and (1, -2 -> 0): empty, free speed
+    EXPECT_FLOAT_EQ(c.out(1, 1).n, 1.34f);
+    EXPECT_FLOAT_EQ(c.out(1, 1).s, 1.34f);
+}
+
 TEST_P(SpeedStage, FreeSpeedClampedToEpsAtAndAboveJamDensity) {
     SpeedCase c(3, 3);
     c.p.rho_min = 6.f;  // keep fT in charge up to rho 6
