@@ -474,6 +474,20 @@ CC_HD inline FimTileBox fimTileBox(const FimGrid& g, int tx, int ty) {
 // ---------------------------------------------------------------------------
 // Set-up of a solve, per cell and per source (forEachIndex functors).
 
+/// Cell (i, j) of the padded arrays of every field stacked row after row
+/// (i in [0, pitch), j in [0, fields * (ny + 2))), as the per-cell set-up
+/// functors see it: its field, grid cell (ci, cj) (-1 or n on the border)
+/// and index k in phi / state.
+struct FimPaddedCell {
+    int f, ci, cj;
+    long long k;
+};
+CC_HD inline FimPaddedCell fimPaddedCell(const FimGrid& g, int i, int j) {
+    const int rows = g.ny + 2;
+    const int f = j / rows, jp = j - f * rows;
+    return FimPaddedCell{f, i - 1, jp - 1, f * g.paddedSize() + static_cast<long long>(jp) * g.pitch + i};
+}
+
 /// Fills every field's padded potentials (+inf) and states (fixed on the
 /// border and blocked cells, clean elsewhere). Runs over padded cells (i, j)
 /// with i in [0, pitch) and j in [0, fields * (ny + 2)): field after field.
@@ -482,10 +496,9 @@ struct FimInitCells {
     const uint8_t* blocked;  ///< 1 = blocked. [Size: nx*ny]
     bool keepPhi = false;    ///< Warm start: leave the potentials (the previous solve's) as they are.
     CC_HD void operator()(int i, int j) const {
-        const int rows = v.g.ny + 2;
-        const int f = j / rows, jp = j - f * rows;
-        const long long k = f * v.g.paddedSize() + static_cast<long long>(jp) * v.g.pitch + i;
-        const int ci = i - 1, cj = jp - 1;
+        const FimPaddedCell c = fimPaddedCell(v.g, i, j);
+        const int ci = c.ci, cj = c.cj;
+        const long long k = c.k;
         const bool border = ci < 0 || cj < 0 || ci >= v.g.nx || cj >= v.g.ny;
         if (!keepPhi) v.phi[k] = INFINITY;
         v.state[k] = border || blocked[v.g.cell(border ? 0 : ci, border ? 0 : cj)] ? kFimFixed : kFimClean;
@@ -592,14 +605,11 @@ struct FimWarmSeedRaise {
     FimSchedView v;
     FimBox box;
     CC_HD void operator()(int i, int j) const {
-        const int rows = v.g.ny + 2;
-        const int f = j / rows, jp = j - f * rows;
-        const int ci = i - 1, cj = jp - 1;
-        if (!box.inside(ci, cj)) return;
-        const long long k = f * v.g.paddedSize() + static_cast<long long>(jp) * v.g.pitch + i;
-        if ((v.state[k] & kFimFixed) || !(v.phi[k] < INFINITY)) return;
-        v.state[k] = kFimRaise;
-        fimActivate(v, 2, f, ci / kFimTile, cj / kFimTile, v.phi[k], 0u);
+        const FimPaddedCell c = fimPaddedCell(v.g, i, j);
+        if (!box.inside(c.ci, c.cj)) return;
+        if ((v.state[c.k] & kFimFixed) || !(v.phi[c.k] < INFINITY)) return;
+        v.state[c.k] = kFimRaise;
+        fimActivate(v, 2, c.f, c.ci / kFimTile, c.cj / kFimTile, v.phi[c.k], 0u);
     }
 };
 
@@ -611,20 +621,17 @@ struct FimWarmSeedLower {
     FimSchedView v;
     FimBox box;
     CC_HD void operator()(int i, int j) const {
-        const int rows = v.g.ny + 2;
-        const int f = j / rows, jp = j - f * rows;
-        const int ci = i - 1, cj = jp - 1;
-        const long long k = f * v.g.paddedSize() + static_cast<long long>(jp) * v.g.pitch + i;
-        const FimState s = v.state[k];
+        const FimPaddedCell c = fimPaddedCell(v.g, i, j);
+        const FimState s = v.state[c.k];
         if (s & kFimFixed) return;
-        if (!((s & kFimLower) || box.inside(ci, cj))) {
-            v.state[k] = kFimClean;
+        if (!((s & kFimLower) || box.inside(c.ci, c.cj))) {
+            v.state[c.k] = kFimClean;
             return;
         }
-        v.state[k] = kFimDirty;
-        const float* p = v.phi + k;
+        v.state[c.k] = kFimDirty;
+        const float* p = v.phi + c.k;
         const float lo = minf(minf(p[1], p[-1]), minf(p[v.g.pitch], p[-v.g.pitch]));
-        fimActivate(v, 2, f, ci / kFimTile, cj / kFimTile, lo, 0u);
+        fimActivate(v, 2, c.f, c.ci / kFimTile, c.cj / kFimTile, lo, 0u);
     }
 };
 
