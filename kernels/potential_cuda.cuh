@@ -72,6 +72,17 @@ struct SolveRecord {
     int converged;    ///< 1 when every field went quiet before the cap.
 };
 
+/// Byte offsets in FimCudaWorkspace::report for @p fields fields.
+struct ReportLayout {
+    std::size_t updates, activations, quiet, bytes;
+    explicit ReportLayout(int fields)
+        : updates(16),
+          activations(updates + static_cast<std::size_t>(fields) * sizeof(unsigned long long)),
+          quiet(activations + static_cast<std::size_t>(fields) * sizeof(unsigned long long)),
+          bytes(quiet + static_cast<std::size_t>(fields) * sizeof(int)) {}
+};
+static_assert(sizeof(SolveRecord) <= 16, "potential_cuda.cuh: the record must fit before the counters");
+
 /// Scheduler state the kernel needs beyond FimSchedView.
 struct SolveArgs {
     FimSchedView v;
@@ -257,8 +268,12 @@ __global__ void bandKernel(const uint32_t* lowestCost, int fields, float width, 
 /// Device buffers of the CUDA FIM, reused between solves (they only grow).
 /// Creating one touches no CUDA API. Non-copyable, movable.
 struct FimCudaWorkspace {
-    fimcuda::DeviceBuffer phi, state, key, from, runs, lowest, band, lowestCost, updates, activations;
-    fimcuda::DeviceBuffer cost, costPtrs, blocked, sources, list, listCount, quietAfter, record;
+    fimcuda::DeviceBuffer phi, state, key, from, runs, lowest, band, lowestCost;
+    fimcuda::DeviceBuffer cost, costPtrs, blocked, sources, list, listCount;
+    /// What the host reads after a solve, in one copy: a SolveRecord, then
+    /// per field the updates and activations (u64) and the phases after
+    /// which it went quiet (int). See ReportLayout.
+    fimcuda::DeviceBuffer report;
     int blocksPerSm = 0, sms = 0;  ///< Cooperative launch geometry (0: not queried yet).
     std::vector<const FaceCost*> hostCostPtrs;  ///< What costPtrs holds.
     std::vector<FimSource> hostSources;         ///< What sources holds.
@@ -266,8 +281,8 @@ struct FimCudaWorkspace {
     /// Bytes allocated on the device.
     std::size_t bytes() const {
         std::size_t n = 0;
-        for (const fimcuda::DeviceBuffer* b : {&phi, &state, &key, &from, &runs, &lowest, &band, &lowestCost, &updates, &activations,
-                                               &cost, &costPtrs, &blocked, &sources, &list, &listCount, &quietAfter, &record})
+        for (const fimcuda::DeviceBuffer* b : {&phi, &state, &key, &from, &runs, &lowest, &band, &lowestCost,
+                                               &cost, &costPtrs, &blocked, &sources, &list, &listCount, &report})
             n += b->capacity();
         return n;
     }
@@ -325,11 +340,12 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     ws.lowest.reserve(3 * fields * sizeof(uint32_t));
     ws.lowestCost.reserve(fields * sizeof(uint32_t));
     ws.band.reserve(fields * sizeof(float));
-    ws.updates.reserve(fields * sizeof(unsigned long long));
-    ws.activations.reserve(fields * sizeof(unsigned long long));
-    ws.quietAfter.reserve(fields * sizeof(int));
     ws.listCount.reserve(2 * sizeof(unsigned));
-    ws.record.reserve(sizeof(SolveRecord));
+    const ReportLayout lay(fields);
+    ws.report.reserve(lay.bytes);
+    char* report = ws.report.as<char>();
+    SolveRecord* dRecord = reinterpret_cast<SolveRecord*>(report);
+    int* dQuiet = reinterpret_cast<int*>(report + lay.quiet);
     ws.sources.reserve(std::max<std::size_t>(1, sources.size()) * sizeof(FimSource));
     ws.costPtrs.reserve(fields * sizeof(const FaceCost*));
 
@@ -376,8 +392,8 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     v.from = ws.from.as<uint32_t>();
     v.lowest = ws.lowest.as<uint32_t>();
     v.band = ws.band.as<float>();
-    v.updates = ws.updates.as<unsigned long long>();
-    v.activations = ws.activations.as<unsigned long long>();
+    v.updates = reinterpret_cast<unsigned long long*>(report + lay.updates);
+    v.activations = reinterpret_cast<unsigned long long*>(report + lay.activations);
     v.runs = ws.runs.as<uint32_t>();
     v.sweeps = std::max(1, opt.inner_iterations);
 
@@ -395,21 +411,17 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     const CellRange paddedCells{0, 0, g.pitch, (g.ny + 2) * fields};
     const int nsrc = static_cast<int>(sources.size());
     const FimSource* dSources = ws.sources.as<FimSource>();
-    // one pass of phases: one cooperative launch, then its small record
+    // one pass of phases: one cooperative launch (the host reads nothing here)
     auto runPhases = [&](int mode) {
-        CC_CUDA_CHECK(cudaMemsetAsync(ws.quietAfter.as<int>(), 0, fields * sizeof(int)));
+        CC_CUDA_CHECK(cudaMemsetAsync(dQuiet, 0, fields * sizeof(int)));
         CC_CUDA_CHECK(cudaMemsetAsync(ws.listCount.as<unsigned>(), 0, 2 * sizeof(unsigned)));
-        CC_CUDA_CHECK(cudaMemsetAsync(ws.record.as<SolveRecord>(), 0, sizeof(SolveRecord)));
-        SolveArgs args{v, mode, std::max(1, cap), ws.list.as<int>(), ws.listCount.as<unsigned>(), ws.quietAfter.as<int>(),
-                       ws.record.as<SolveRecord>()};
+        CC_CUDA_CHECK(cudaMemsetAsync(dRecord, 0, sizeof(SolveRecord)));
+        SolveArgs args{v, mode, std::max(1, cap), ws.list.as<int>(), ws.listCount.as<unsigned>(), dQuiet, dRecord};
         void* params[] = {&args};
         const int blocks = ws.blocksPerSm * ws.sms;
         CC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(solveKernel), dim3(blocks),
                                                   dim3(kWarpsPerBlock * 32), params, 0, nullptr));
         CC_CUDA_CHECK(cudaGetLastError());
-        SolveRecord rec{};
-        device::copyToHost(&rec, ws.record.as<void>(), sizeof rec);
-        return rec;
     };
 
     // warm start: raise what the new costs no longer support, then lower
@@ -422,7 +434,9 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         forEachIndex(gpu, 3 * fields, FimInitKeys{v.lowest});
         forEachIndex(gpu, nsrc, FimSetSources{v, dSources});
         forEachCell(gpu, paddedCells, FimWarmSeedRaise{v, box});
-        const SolveRecord raise = runPhases(kFimRaising);
+        runPhases(kFimRaising);
+        SolveRecord raise{};  // the raise pass's record: did it finish?
+        device::copyToHost(&raise, dRecord, sizeof raise);
         if (raise.converged) {
             warm = true;
             raisePhases = raise.phases;
@@ -438,7 +452,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         forEachIndex(gpu, nsrc, FimSetSources{v, dSources});
         forEachIndex(gpu, nsrc, FimSeedSources{v, dSources});
     }
-    const SolveRecord rec = runPhases(kFimLowering);
+    runPhases(kFimLowering);
 
     // outputs: each field's device copy (and host copy when asked)
     for (int f = 0; f < fields; ++f) {
@@ -446,12 +460,16 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         if (out.nx() != g.nx || out.ny() != g.ny) out.assign(g.nx, g.ny, INFINITY);
         forEachCell(gpu, CellRange{0, 0, g.nx, g.ny}, FimCopyOut{v, f, out.deviceView()});
     }
-    // the solve's small reads: its counters
+    // the solve's one small read: its record and counters
+    std::vector<char> host(lay.bytes);
+    device::copyToHost(host.data(), report, lay.bytes);
+    SolveRecord rec;
+    std::memcpy(&rec, host.data(), sizeof rec);
     std::vector<unsigned long long> upd(fields), act(fields);
     std::vector<int> quiet(fields);
-    device::copyToHost(upd.data(), v.updates, fields * sizeof(unsigned long long));
-    device::copyToHost(act.data(), v.activations, fields * sizeof(unsigned long long));
-    device::copyToHost(quiet.data(), ws.quietAfter.as<void>(), fields * sizeof(int));
+    std::memcpy(upd.data(), host.data() + lay.updates, fields * sizeof(unsigned long long));
+    std::memcpy(act.data(), host.data() + lay.activations, fields * sizeof(unsigned long long));
+    std::memcpy(quiet.data(), host.data() + lay.quiet, fields * sizeof(int));
     if (opt.download)
         for (Field<float>* out : phi) out->download();
 
