@@ -11,10 +11,14 @@
 /// write them.
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <chrono>
+#include <cstdio>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "backends.hpp"
 #include "ccrowd/config.hpp"
@@ -188,6 +192,50 @@ TEST_P(StageTimesBackend, StagesAccountForTheStepsWallTime) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StageTimesBackend, ::testing::ValuesIn(test::testExecs()), test::ExecParamName{});
+
+/// Runs ccrowd with @p args; returns the exit status, stdout+stderr in @p out.
+int runCli(const std::string& args, std::string* out) {
+    FILE* p = popen((std::string(CCROWD_EXE) + " " + args + " 2>&1").c_str(), "r");
+    if (!p) return -1;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out->append(buf, n);
+    const int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// `ccrowd bench step` per backend: a column per stage and the bytes moved
+/// between host and device per step.
+class BenchStepBackend : public ::testing::TestWithParam<Exec> {};
+
+TEST_P(BenchStepBackend, ReportsStagesAndHostDeviceBytes) {
+    std::string args = "bench step --agents 400 --cells 32 --groups 1 --steps 2 --warmup 1 --format csv";
+    for (const std::string& a : test::cliBackendArgs(GetParam())) args += " " + a;
+    std::string out;
+    ASSERT_EQ(runCli(args, &out), 0) << out;
+    std::istringstream lines(out);
+    std::string line, header, row;
+    while (std::getline(lines, line)) {
+        if (line.rfind("agents,", 0) == 0) header = line;
+        else if (!header.empty() && row.empty() && line.rfind("400,", 0) == 0) row = line;  // not the notes on stderr
+    }
+    std::vector<std::string> names, values;
+    for (std::istringstream h(header); std::getline(h, line, ',');) names.push_back(line);
+    for (std::istringstream r(row); std::getline(r, line, ',');) values.push_back(line);
+    ASSERT_EQ(values.size(), names.size()) << out;
+    auto value = [&](const std::string& name) {
+        for (std::size_t k = 0; k < names.size(); ++k)
+            if (names[k] == name) return values[k];
+        ADD_FAILURE() << "no column " << name << " in " << header;
+        return std::string("nan");
+    };
+    EXPECT_EQ(value("backend"), backendName(GetParam().backend));
+    for (int s = 0; s < kStageCount; ++s) EXPECT_GE(std::stod(value(std::string("ms_") + stageName(static_cast<Stage>(s)))), 0.0);
+    const double bytes = std::stod(value("host_device_bytes_per_step"));
+    if (GetParam().backend == Backend::Cpu) EXPECT_EQ(bytes, 0.0);
+    else EXPECT_GT(bytes, 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, BenchStepBackend, ::testing::ValuesIn(test::oneExecPerBackend(1)), test::ExecParamName{});
 
 }  // namespace
 }  // namespace ccrowd

@@ -72,12 +72,13 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
     if (opt.csv) {
         out << "agents,cells,groups,backend,threads,ms_median";
         for (int s = 0; s < kStageCount; ++s) out << ",ms_" << stageName(static_cast<Stage>(s));
-        out << ",bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib\n";
+        out << ",host_device_bytes_per_step,bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib\n";
     } else {
         out << std::setw(9) << "agents" << std::setw(7) << "cells" << std::setw(7) << "groups" << std::setw(9) << "backend"
             << std::setw(8) << "threads" << std::setw(11) << "ms/step";
         for (int s = 0; s < kStageCount; ++s) out << std::setw(17) << stageName(static_cast<Stage>(s));
-        out << std::setw(12) << "B/agent" << std::setw(14) << "B/cell/group" << std::setw(10) << "peak MiB" << "\n";
+        out << std::setw(14) << "H<->D B/step" << std::setw(12) << "B/agent" << std::setw(14) << "B/cell/group" << std::setw(10)
+            << "peak MiB" << "\n";
     }
     for (std::size_t ai = 0; ai < opt.agents.size(); ++ai) {
         for (std::size_t ci = 0; ci < opt.cells.size(); ++ci) {
@@ -90,10 +91,12 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
                 // time whole steps; the stage breakdown is the mean over the timed steps
                 std::vector<double> ms;
                 const StageTimes before = sim.times();
+                double transferBytes = 0.0;  // host<->device, summed over the timed steps (0 on the CPU)
                 for (int k = 0; k < opt.steps; ++k) {
                     const auto t0 = std::chrono::steady_clock::now();
                     sim.step();
                     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                    transferBytes += static_cast<double>(sim.lastReport().host_device_bytes);
                 }
                 const StageTimes& after = sim.times();
                 const double perCellGroup = static_cast<double>(sim.gridBytes()) /
@@ -110,6 +113,7 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
                     const double stage = (after.total_ms[s] - before.total_ms[s]) / opt.steps;
                     row << sep << std::setprecision(3) << (opt.csv ? std::setw(0) : std::setw(17)) << stage;
                 }
+                row << sep << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(14)) << transferBytes / opt.steps;
                 row << sep << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(12)) << static_cast<double>(sim.agentBytes())
                     << sep << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(14)) << perCellGroup << sep
                     << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(10)) << peakRssMiB();
