@@ -17,6 +17,7 @@
 #include "ccrowd/error.hpp"
 #include "stages.hpp"
 
+#include "ccrowd/device_memory.hpp"
 #include "omp_threads.hpp"
 
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
@@ -32,7 +33,9 @@ Aabb reduceAabb(const Exec& ex, const AgentAabb& point, int n) {
     try {
         if (ex.backend == Backend::Cuda) {
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-            return thrust::transform_reduce(thrust::cuda::par, first, last, point, Aabb{}, AabbUnion{});
+            const Aabb box = thrust::transform_reduce(thrust::cuda::par, first, last, point, Aabb{}, AabbUnion{});
+            device::countCopy(device::Copy::ToHost, sizeof(Aabb));  // the reduction's result comes back
+            return box;
 #else
             throw BackendError("activeBox: CUDA backend requested but this build has no CUDA backend");
 #endif

@@ -13,6 +13,7 @@
 #include <thrust/system/omp/execution_policy.h>
 
 #include "ccrowd/config.hpp"
+#include "ccrowd/device_memory.hpp"
 #include "ccrowd/error.hpp"
 #include "pressure.hpp"
 
@@ -33,7 +34,11 @@ struct MaxOp {
 /// Largest of @p n values on the side @p ex runs on (0 when n == 0).
 float maxOf(const Exec& ex, const float* d, int n) {
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-    if (ex.backend == Backend::Cuda) return thrust::reduce(thrust::cuda::par, d, d + n, 0.f, MaxOp{});
+    if (ex.backend == Backend::Cuda) {
+        const float m = thrust::reduce(thrust::cuda::par, d, d + n, 0.f, MaxOp{});
+        device::countCopy(device::Copy::ToHost, sizeof(float));  // the reduction's result comes back
+        return m;
+    }
 #endif
     const OmpThreads threads(ex);
     return thrust::reduce(thrust::omp::par, d, d + n, 0.f, MaxOp{});

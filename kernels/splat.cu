@@ -6,10 +6,21 @@
 #include <algorithm>
 #include <string>
 
+#include <thrust/reduce.h>
+#include <thrust/system/omp/execution_policy.h>
+#include <thrust/system_error.h>
+
+#include "ccrowd/config.hpp"
+#include "ccrowd/device_memory.hpp"
 #include "ccrowd/error.hpp"
 #include "launch.hpp"
+#include "omp_threads.hpp"
 #include "sort_by_key.hpp"
 #include "splat.hpp"
+
+#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
+#include <thrust/system/cuda/execution_policy.h>
+#endif
 
 namespace ccrowd::sim {
 namespace {
@@ -29,6 +40,11 @@ void permute(const Exec& ex, View1<const int> order, View1<T> a, View1<T> scratc
     forEachIndex(ex, a.n, PermuteKernel<T>{order, a, scratch});
     forEachIndex(ex, a.n, CopyKernel<T>{scratch, a});
 }
+
+/// max(a, b) of densities (never NaN: the reduction is order-independent).
+struct MaxDensityOp {
+    CC_HD float operator()(float a, float b) const { return a < b ? b : a; }
+};
 
 /// The box clamped to the grid.
 CellRange clampBox(const CellRange& b, const GridInfo& g) {
@@ -77,6 +93,26 @@ void splat(const Exec& ex, const AgentViews& a, View1<const float> ux, View1<con
     // 5. gather per cell (zero outside the box)
     const View1<const int> begin = ws.begin.view(ex), end = ws.end.view(ex);
     forEachCell(ex, CellRange{0, 0, g.nx, g.ny}, SplatGatherKernel{g, box, begin, end, a.x, a.y, ux, uy, rho, mean});
+}
+
+float maxDensity(const Exec& ex, View2<const float> rho) {
+    const std::ptrdiff_t n = rho.size();
+    if (n <= 0) return 0.f;
+    try {
+        if (ex.backend == Backend::Cuda) {
+#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
+            const float m = thrust::reduce(thrust::cuda::par, rho.data, rho.data + n, 0.f, MaxDensityOp{});
+            device::countCopy(device::Copy::ToHost, sizeof(float));  // the one value that comes back
+            return m;
+#else
+            throw BackendError("maxDensity: CUDA backend requested but this build has no CUDA backend");
+#endif
+        }
+        const OmpThreads threads(ex);
+        return thrust::reduce(thrust::omp::par, rho.data, rho.data + n, 0.f, MaxDensityOp{});
+    } catch (const thrust::system_error& e) {
+        throw BackendError(std::string("thrust::reduce (maxDensity) failed: ") + e.what() + " at " + __FILE__);
+    }
 }
 
 }  // namespace ccrowd::sim

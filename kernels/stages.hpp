@@ -109,6 +109,11 @@ void sortAgents(const Exec& ex, const AgentViews& a, const GridInfo& g, const Ce
 void splat(const Exec& ex, const AgentViews& a, View1<const float> ux, View1<const float> uy, const GridInfo& g,
            const CellRange& box, SplatWorkspace& ws, View2<float> rho, View2<Vel2> mean);
 
+/// Largest cell of a density grid (0 for an empty grid), reduced on @p ex's
+/// side: on the CUDA backend one float comes back, not the grid.
+/// [Units: 1/m^2]
+float maxDensity(const Exec& ex, View2<const float> rho);
+
 // ---- (c) speed -------------------------------------------------------------
 
 /// Reusable buffers of perceive() (kernels/speed.hpp).

@@ -53,6 +53,22 @@ inline std::vector<Exec> testExecs() {
     return out;
 }
 
+/// One execution context per usable backend: the CPU with @p cpuThreads
+/// threads, then CUDA when usable (for slower tests, e.g. whole CLI runs,
+/// where a second CPU thread count adds nothing).
+inline std::vector<Exec> oneExecPerBackend(int cpuThreads) {
+    std::vector<Exec> out;
+    for (Backend b : testBackends()) out.push_back(Exec{b, b == Backend::Cpu ? cpuThreads : 0});
+    return out;
+}
+
+/// The `ccrowd` options that select @p ex: "--backend cpu --threads N" or
+/// "--backend cuda".
+inline std::vector<std::string> cliBackendArgs(const Exec& ex) {
+    if (ex.backend == Backend::Cuda) return {"--backend", "cuda"};
+    return {"--backend", "cpu", "--threads", std::to_string(ex.threads)};
+}
+
 /// "cpu_1t", "cpu_2t", "cuda": valid GoogleTest name parts.
 inline std::string execName(const Exec& ex) {
     std::string s = backendName(ex.backend);

@@ -4,6 +4,10 @@
 /// crossings that match the exits, summary keys; the CLI's errors for bad
 /// output arguments, refusal to overwrite, and what a stopped or killed run
 /// leaves behind (only complete files under final names).
+///
+/// Tests that run the simulation are instantiated per backend
+/// (tests/backends.hpp): the CPU, and CUDA where a GPU answers, in process
+/// and through the CLI (--backend).
 
 #include <signal.h>
 #include <spawn.h>
@@ -25,6 +29,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "backends.hpp"
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
@@ -77,14 +82,25 @@ int runCli(const std::string& args, std::string* out) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/// " --backend cpu --threads N" or " --backend cuda".
+std::string backendOptions(const Exec& ex) {
+    std::string s;
+    for (const std::string& a : cliBackendArgs(ex)) s += " " + a;
+    return s;
+}
+
 class RunOutputsTest : public TempDirTest {};
 
-TEST_F(RunOutputsTest, SnapshotsTrajectoriesAndMeasurementsOfARun) {
-    Simulation sim(loadScene(scenePath("room_exit")), Exec{Backend::Cpu, 2});
+/// Per backend: the CPU (2 threads) and CUDA where a GPU answers.
+class RunOutputsBackend : public TempDirTest, public ::testing::WithParamInterface<Exec> {};
+
+TEST_P(RunOutputsBackend, SnapshotsTrajectoriesAndMeasurementsOfARun) {
+    Simulation sim(loadScene(scenePath("room_exit")), GetParam());
     output::OutputOptions o;
     o.dir = dir_.string();
     o.snapshot_every = 0.5;
-    o.snapshot_formats = io::SnapshotFormats{true, true, false};
+    o.snapshot_formats = io::SnapshotFormats{true, true, true};
+    o.fields = output::parseSnapshotFields(output::kSnapshotFieldNames);  // every field
     o.trajectory_every = 4;
     o.trajectory_sqlite = o.trajectory_text = true;
     long long expectedRows = sim.agentCount();  // frame 0
@@ -114,6 +130,17 @@ TEST_F(RunOutputsTest, SnapshotsTrajectoriesAndMeasurementsOfARun) {
     EXPECT_EQ(rho.shape[0], sim.grid().ny);
     EXPECT_EQ(rho.shape[1], sim.grid().nx);
     for (std::size_t c = 0; c < rho.data.size(); ++c) ASSERT_EQ(rho.data[c], sim.density().host()[c]) << "cell " << c;
+    // every field of every frame in every format
+    for (int f = 0; f < 5; ++f) {
+        char frame[32];
+        std::snprintf(frame, sizeof frame, "snapshots/frame_%06d", f);
+        EXPECT_TRUE(fs::exists(path(std::string(frame) + ".vti"))) << frame;
+        for (const char* field : {"density", "velocity", "speed", "pressure", "potential_occupants",
+                                  "desired_velocity_occupants", "blocked"}) {
+            EXPECT_TRUE(fs::exists(path(std::string(frame) + "_" + field + ".npy"))) << frame << " " << field;
+            EXPECT_TRUE(fs::exists(path(std::string(frame) + "_" + field + ".png"))) << frame << " " << field;
+        }
+    }
     // every agent of every trajectory frame, in both formats
     EXPECT_EQ(sqliteRows(path("trajectories.sqlite"), "trajectory_data"), expectedRows);
     const std::string txt = readText(dir_ / "trajectories.txt");
@@ -126,9 +153,52 @@ TEST_F(RunOutputsTest, SnapshotsTrajectoriesAndMeasurementsOfARun) {
         EXPECT_NE(e.path().extension(), ".tmp") << e.path();
 }
 
-TEST_F(RunOutputsTest, EveryAgentThatLeavesCrossedTheDoorLine) {
+/// Sum of rho h^2 over a density snapshot: the persons on the grid. [Units: persons]
+double persons(const io::NpyFloatArray& rho, double h) {
+    double n = 0.0;
+    for (float v : rho.data) n += static_cast<double>(v) * h * h;
+    return n;
+}
+
+TEST_P(RunOutputsBackend, SnapshotAtTimeZeroHoldsTheInitialFields) {
+    // the initial state's density integrates to the persons standing there,
+    // and the potential they follow is already solved (finite at each of them)
+    Simulation sim(loadScene(scenePath("room_exit")), GetParam());
+    const int present = sim.agentCount();
+    ASSERT_GT(present, 100);
+    output::OutputOptions o;
+    o.dir = dir_.string();
+    o.snapshot_every = 1.0;
+    o.snapshot_formats = io::SnapshotFormats{false, true, false};
+    o.fields = output::parseSnapshotFields("density,potential,desired_velocity,pressure");
+    {
+        output::RunOutputs out(o, sim);
+        sim.step();
+        out.afterStep(sim);
+        out.finish(sim);
+    }
+    const double h = sim.grid().h;
+    const io::NpyFloatArray rho = io::readNpyFloatArray(path("snapshots/frame_000000_density.npy"));
+    EXPECT_NEAR(persons(rho, h), present, 1e-4 * present);
+    const io::NpyFloatArray phi = io::readNpyFloatArray(path("snapshots/frame_000000_potential_occupants.npy"));
+    const AgentSnapshot a = sim.agents();  // one step later: everybody moved less than a cell
+    int finite = 0;
+    for (int k = 0; k < a.size(); ++k) {
+        int i = 0, j = 0;
+        sim.grid().cellOf(a.x[k], a.y[k], i, j);
+        finite += std::isfinite(phi.data[static_cast<std::size_t>(i + j * sim.grid().nx)]) ? 1 : 0;
+    }
+    EXPECT_EQ(finite, a.size());
+    const io::NpyFloatArray v = io::readNpyFloatArray(path("snapshots/frame_000000_desired_velocity_occupants.npy"));
+    EXPECT_GT(*std::max_element(v.data.begin(), v.data.end()), 0.5f) << "desired velocity at t = 0";
+    // no UIC solve before the first step
+    const io::NpyFloatArray p = io::readNpyFloatArray(path("snapshots/frame_000000_pressure.npy"));
+    EXPECT_EQ(*std::max_element(p.data.begin(), p.data.end()), 0.f);
+}
+
+TEST_P(RunOutputsBackend, EveryAgentThatLeavesCrossedTheDoorLine) {
     Scene scene = loadScene(scenePath("room_exit"));
-    Simulation sim(std::move(scene), Exec{Backend::Cpu, 2});
+    Simulation sim(std::move(scene), GetParam());
     output::OutputOptions o;
     o.dir = dir_.string();
     output::RunOutputs out(o, sim);
@@ -221,11 +291,12 @@ TEST_F(RunOutputsTest, CliBadArgumentsExitTwoAndHelpExitsZero) {
     EXPECT_EQ(runCli("--version", &out), 0) << out;
 }
 
-TEST_F(RunOutputsTest, BenchOutputsReportsPairedRunsAndEmptiesItsDirectory) {
+TEST_P(RunOutputsBackend, BenchOutputsReportsPairedRunsAndEmptiesItsDirectory) {
     // Two pairs of 1 s runs of a small scene, CSV: one header and one row.
     const std::string dir = path("bench");
     std::string out;
-    ASSERT_EQ(runCli("bench outputs " + scenePath("seed003_two_groups") + " --duration 1 --repeat 2 --threads 1 --format csv --dir " + dir,
+    ASSERT_EQ(runCli("bench outputs " + scenePath("seed003_two_groups") + " --duration 1 --repeat 2" +
+                         backendOptions(GetParam()) + " --format csv --dir " + dir,
                      &out),
               0)
         << out;
@@ -248,6 +319,7 @@ TEST_F(RunOutputsTest, BenchOutputsReportsPairedRunsAndEmptiesItsDirectory) {
     // 1 s at the scene's dt, both runs with wall times; the outputs were written and then removed.
     EXPECT_EQ(value("steps"), "20");
     EXPECT_EQ(value("repeat"), "2");
+    EXPECT_EQ(value("backend"), backendName(GetParam().backend));
     EXPECT_GT(std::stod(value("wall_s_without")), 0.0);
     EXPECT_GT(std::stod(value("wall_s_with")), 0.0);
     EXPECT_GT(std::stod(value("outputs_mib")), 0.0);
@@ -256,8 +328,8 @@ TEST_F(RunOutputsTest, BenchOutputsReportsPairedRunsAndEmptiesItsDirectory) {
     EXPECT_TRUE(fs::is_empty(dir));
 }
 
-TEST_F(RunOutputsTest, CliRefusesANonEmptyOutputDirectoryWithoutForce) {
-    const std::string scene = scenePath("seed003_single_goal"), out = path("run");
+TEST_P(RunOutputsBackend, CliRefusesANonEmptyOutputDirectoryWithoutForce) {
+    const std::string scene = scenePath("seed003_single_goal") + backendOptions(GetParam()), out = path("run");
     std::string text;
     ASSERT_EQ(runCli("run " + scene + " --steps 3 --quiet --out " + out, &text), 0) << text;
     const std::string keep = write("run/notes.txt", "mine");
@@ -323,9 +395,33 @@ int checkAllComplete(const fs::path& dir) {
     return checked;
 }
 
-TEST_F(RunOutputsTest, StoppedRunKeepsCompleteFilesAndAKilledRunLeavesNoPartialOne) {
-    const std::vector<std::string> common = {"run", scenePath("room_exit"), "--threads", "1", "--snapshot-every", "0.1",
-                                             "--snapshot-format", "vti,npy", "--trajectory-every", "1", "--quiet"};
+TEST_P(RunOutputsBackend, CliRunWritesEverySnapshotFormatAndTrajectories) {
+    // the report's job on this backend: snapshots every 0.5 s in every format, trajectories in both
+    const std::string out = path("run");
+    std::string text;
+    ASSERT_EQ(runCli("run " + scenePath("room_exit") + " --steps 20 --quiet" + backendOptions(GetParam()) +
+                         " --snapshot-every 0.5 --snapshot-format vti,npy,png --fields density,potential,desired_velocity"
+                         " --trajectory-every 5 --trajectory-format sqlite,txt --out " + out,
+                     &text),
+              0)
+        << text;
+    const nlohmann::json summary = nlohmann::json::parse(readText(fs::path(out) / "summary.json"));
+    EXPECT_EQ(summary["backend"], backendName(GetParam().backend));
+    EXPECT_EQ(summary["outputs"]["snapshots"], 3);  // t = 0, 0.5, 1
+    for (const char* f : {"snapshots/frame_000002.vti", "snapshots/frame_000002_density.npy",
+                          "snapshots/frame_000002_potential_occupants.png", "trajectories.sqlite", "trajectories.txt"})
+        EXPECT_TRUE(fs::exists(fs::path(out) / f)) << f;
+    EXPECT_EQ(sqliteRows(out + "/trajectories.sqlite", "trajectory_data"), 5 * 200);  // frames 0, 5, 10, 15, 20
+    // frame 0 holds the initial density: the 200 persons of the room
+    const Scene scene = loadScene(scenePath("room_exit"));
+    EXPECT_NEAR(persons(io::readNpyFloatArray(out + "/snapshots/frame_000000_density.npy"), scene.cell), 200.0, 0.02);
+    EXPECT_GT(checkAllComplete(fs::path(out)), 10);
+}
+
+TEST_P(RunOutputsBackend, StoppedRunKeepsCompleteFilesAndAKilledRunLeavesNoPartialOne) {
+    std::vector<std::string> common = {"run", scenePath("room_exit"), "--snapshot-every", "0.1",
+                                       "--snapshot-format", "vti,npy", "--trajectory-every", "1", "--quiet"};
+    for (const std::string& arg : cliBackendArgs(GetParam())) common.push_back(arg);
     // SIGTERM: a clean stop, every file complete and in place
     std::vector<std::string> a = common;
     a.insert(a.end(), {"--out", path("term")});
@@ -354,6 +450,8 @@ TEST_F(RunOutputsTest, StoppedRunKeepsCompleteFilesAndAKilledRunLeavesNoPartialO
     EXPECT_GT(checkAllComplete(dir_ / "kill"), 5);
     EXPECT_FALSE(fs::exists(dir_ / "kill" / "trajectories.sqlite"));  // never renamed into place
 }
+
+INSTANTIATE_TEST_SUITE_P(PerBackend, RunOutputsBackend, ::testing::ValuesIn(oneExecPerBackend(2)), ExecParamName{});
 
 }  // namespace
 }  // namespace ccrowd::test

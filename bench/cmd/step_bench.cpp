@@ -72,13 +72,14 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
     if (opt.csv) {
         out << "agents,cells,groups,backend,threads,ms_median";
         for (int s = 0; s < kStageCount; ++s) out << ",ms_" << stageName(static_cast<Stage>(s));
-        out << ",bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib,fim_updates_per_cell,fim_phases,warm_start,scene\n";
+        out << ",host_device_bytes_per_step,bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib,fim_updates_per_cell,fim_phases,"
+               "warm_start,scene\n";
     } else {
         out << std::setw(9) << "agents" << std::setw(7) << "cells" << std::setw(7) << "groups" << std::setw(9) << "backend"
             << std::setw(8) << "threads" << std::setw(11) << "ms/step";
         for (int s = 0; s < kStageCount; ++s) out << std::setw(17) << stageName(static_cast<Stage>(s));
-        out << std::setw(12) << "B/agent" << std::setw(14) << "B/cell/group" << std::setw(10) << "peak MiB" << std::setw(10)
-            << "FIM upc" << std::setw(11) << "FIM phases" << std::setw(6) << "warm" << "  scene\n";
+        out << std::setw(14) << "H<->D B/step" << std::setw(12) << "B/agent" << std::setw(14) << "B/cell/group" << std::setw(10)
+            << "peak MiB" << std::setw(10) << "FIM upc" << std::setw(11) << "FIM phases" << std::setw(6) << "warm" << "  scene\n";
     }
     // one configuration: warm-up steps, then timed steps; one row
     auto runOne = [&](Scene scene, const std::string& label, int groups, bool warm) {
@@ -90,12 +91,14 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
         std::vector<double> ms;
         const StageTimes before = sim.times();
         double upc = 0.0, phases = 0.0;  // the potential stage's work: FIM updates per cell and phases per step
+        double transferBytes = 0.0;      // host<->device, summed over the timed steps (0 on the CPU)
         for (int k = 0; k < opt.steps; ++k) {
             const auto t0 = std::chrono::steady_clock::now();
             sim.step();
             ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             upc += sim.lastReport().potential_updates_per_cell / opt.steps;
             phases += static_cast<double>(sim.lastReport().potential_phases) / opt.steps;
+            transferBytes += static_cast<double>(sim.lastReport().host_device_bytes);
         }
         const StageTimes& after = sim.times();
         const double perCellGroup = static_cast<double>(sim.gridBytes()) /
@@ -112,6 +115,7 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
             const double stage = (after.total_ms[s] - before.total_ms[s]) / opt.steps;
             row << sep << std::setprecision(3) << (opt.csv ? std::setw(0) : std::setw(17)) << stage;
         }
+        row << sep << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(14)) << transferBytes / opt.steps;
         row << sep << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(12)) << static_cast<double>(sim.agentBytes())
             << sep << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(14)) << perCellGroup << sep
             << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(10)) << peakRssMiB() << sep

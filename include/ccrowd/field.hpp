@@ -87,6 +87,20 @@ public:
         if (!device_) throw BackendError("Field::download: the field has no device copy (call upload() or deviceView() first)");
         device::copyToHost(host_.data(), device_.get(), bytes());
     }
+    /// Makes the host copy current for a reader on the host: on the CUDA
+    /// backend downloads the device copy; a field with no device copy lives
+    /// on the host only (nothing to copy). The request is counted on every
+    /// backend (device::countRequest), the CPU's included.
+    void toHost(const Exec& ex) {
+        device::countRequest(device::Copy::ToHost, device::Payload::Field, bytes());
+        if (ex.backend == Backend::Cuda && device_) download();
+    }
+    /// Makes the copy on @p ex's side current from the host copy: uploads on
+    /// the CUDA backend, nothing on the CPU. Counted like toHost().
+    void toDevice(const Exec& ex) {
+        device::countRequest(device::Copy::ToDevice, device::Payload::Field, bytes());
+        if (ex.backend == Backend::Cuda) upload();
+    }
     /// View for the side @p ex runs on.
     View2<T> view(const Exec& ex) { return ex.backend == Backend::Cuda ? deviceView() : hostView(); }
 
@@ -139,10 +153,24 @@ public:
     View1<const T> hostView() const { return {host_.data(), size()}; }
     /// Device view (allocated, uninitialised, with at least size() elements). CUDA builds only.
     View1<T> deviceView() { ensureDevice(); return {static_cast<T*>(device_.get()), size()}; }
+    /// Copies host -> device (allocates when needed).
     void upload() { ensureDevice(); device::copyToDevice(device_.get(), host_.data(), bytes()); }
+    /// Copies device -> host. Throws BackendError if there is no device copy.
     void download() {
         if (!device_) throw BackendError("Array::download: the array has no device copy");
         device::copyToHost(host_.data(), device_.get(), bytes());
+    }
+    /// Host copy current for a host reader: downloads on the CUDA backend,
+    /// nothing on the CPU; the request is counted on every backend.
+    void toHost(const Exec& ex) {
+        device::countRequest(device::Copy::ToHost, device::Payload::Array, bytes());
+        if (ex.backend == Backend::Cuda) download();
+    }
+    /// Copy on @p ex's side current from the host: uploads on the CUDA
+    /// backend, nothing on the CPU; counted on every backend.
+    void toDevice(const Exec& ex) {
+        device::countRequest(device::Copy::ToDevice, device::Payload::Array, bytes());
+        if (ex.backend == Backend::Cuda) upload();
     }
     View1<T> view(const Exec& ex) { return ex.backend == Backend::Cuda ? deviceView() : hostView(); }
 

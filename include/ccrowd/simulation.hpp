@@ -33,7 +33,10 @@ constexpr int kStageCount = static_cast<int>(Stage::Count);
 /// Stage name as used in timers, benchmark rows and snapshot fields.
 const char* stageName(Stage s);
 
-/// Accumulated wall time per stage.
+/// Accumulated wall time per stage, on the clock of the side the stage runs
+/// on: the host's steady clock on the CPU backend, CUDA events on the CUDA
+/// backend (so a stage's GPU work is charged to it, not to the next stage
+/// that waits for the GPU).
 struct StageTimes {
     std::array<double, kStageCount> total_ms{};  ///< Sum over steps. [Units: ms]
     long long steps = 0;                         ///< Steps timed.
@@ -69,6 +72,15 @@ struct StepReport {
     double potential_updates_per_cell = 0.0;  ///< Mean over the step's solves.
     long long potential_phases = 0;  ///< FIM phases of the step's one solve (every field together).
     bool potential_warm = false;     ///< The solve started from the last step's potentials (model.potential_warm_start).
+    /// Bytes moved between host and device during the step, both directions
+    /// (CUDA backend; 0 on the CPU, which has no device). Everything that
+    /// passes through device::copyToDevice/copyToHost or reports itself with
+    /// device::countCopy. [Units: bytes]
+    std::uint64_t host_device_bytes = 0;
+    /// The step's entries in the transfer ledger: bytes moved, and the host
+    /// and device copies the step asked for, on every backend (the CPU asks
+    /// what CUDA asks, and moves nothing).
+    device::TransferCounts transfers;
 };
 
 /// Host copy of the agents (structure of arrays).
@@ -81,8 +93,12 @@ struct AgentSnapshot {
 /// The simulation. Not copyable.
 class Simulation {
 public:
-    /// Rasterises @p scene, places the groups' initial agents. Throws
-    /// InputError for scenes that cannot run (see rasterizeScene).
+    /// Rasterises @p scene, places the groups' initial agents and computes
+    /// the fields of that initial state (the stages active_box to
+    /// desired_velocity for the agents where they stand; nobody moves, the
+    /// pressure stays 0 until the first step, and the first step's results
+    /// are the same as without it). Throws InputError for scenes that cannot
+    /// run (see rasterizeScene).
     Simulation(Scene scene, const Exec& ex);
     ~Simulation();
     Simulation(const Simulation&) = delete;
@@ -108,12 +124,17 @@ public:
     const std::vector<GroupStats>& groupStats() const;
     const std::vector<ExitRecord>& exits() const;
 
-    /// Agents now (downloads on the CUDA backend).
+    /// Agents now (a host copy; the CUDA backend keeps the host copy current
+    /// after each step for exits and spawns).
     AgentSnapshot agents() const;
-    /// Density of the last splat. [Units: 1/m^2]
-    /// (CUDA: downloaded on the first call after a step.)
+    /// Density of the last splat (at construction: of the initial agents).
+    /// [Units: 1/m^2] (CUDA: downloaded on the first call after a step; each
+    /// field accessor below downloads only its own field, only when called.)
     const Field<float>& density() const;
-    /// Pressure of the last UIC solve. [Units: m^2/s, the UIC's p with v = v_pref - grad p]
+    /// Largest cell of density(), reduced on the backend's side (CUDA: one
+    /// float comes back, not the grid). [Units: 1/m^2]
+    float maxDensity() const;
+    /// Pressure of the last UIC solve (0 before the first step). [Units: m^2/s, the UIC's p with v = v_pref - grad p]
     const Field<float>& pressure() const;
     /// Potential of field @p k (one per group and route step). [Units: s]
     /// (+inf where the goal is unreachable.)

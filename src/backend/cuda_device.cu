@@ -8,6 +8,7 @@
 
 #include "ccrowd/backend.hpp"
 #include "ccrowd/device_memory.hpp"
+#include "device_events.hpp"
 #include "kernels/cuda_check.hpp"
 
 namespace ccrowd {
@@ -36,9 +37,39 @@ void* allocate(std::size_t bytes) {
 void release(void* ptr) noexcept {
     if (ptr) cudaFree(ptr);  // errors at teardown cannot be reported from a deleter
 }
-void copyToDevice(void* dst, const void* src, std::size_t bytes) { CC_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice)); }
-void copyToHost(void* dst, const void* src, std::size_t bytes) { CC_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost)); }
-void synchronize() { CC_CUDA_CHECK(cudaDeviceSynchronize()); }
+void copyToDevice(void* dst, const void* src, std::size_t bytes) {
+    CC_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    countCopy(Copy::ToDevice, bytes);
+}
+void copyToHost(void* dst, const void* src, std::size_t bytes) {
+    CC_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+    countCopy(Copy::ToHost, bytes);
+}
+
+struct Event {
+    cudaEvent_t event = nullptr;
+};
+Event* createEvent() {
+    Event* e = new Event;
+    const cudaError_t err = cudaEventCreate(&e->event);
+    if (err != cudaSuccess) {
+        delete e;
+        CC_CUDA_CHECK(err);
+    }
+    return e;
+}
+void destroyEvent(Event* e) noexcept {
+    if (!e) return;
+    cudaEventDestroy(e->event);  // errors at teardown cannot be reported from a destructor
+    delete e;
+}
+void recordEvent(Event* e) { CC_CUDA_CHECK(cudaEventRecord(e->event, 0)); }
+float elapsedMs(Event* start, Event* end) {
+    CC_CUDA_CHECK(cudaEventSynchronize(end->event));
+    float ms = 0.f;
+    CC_CUDA_CHECK(cudaEventElapsedTime(&ms, start->event, end->event));
+    return ms;
+}
 }  // namespace device
 
 }  // namespace ccrowd

@@ -5,6 +5,7 @@
 #include "ccrowd/backend.hpp"
 #include "ccrowd/device_memory.hpp"
 #include "ccrowd/error.hpp"
+#include "device_events.hpp"
 
 namespace ccrowd {
 
@@ -24,7 +25,10 @@ void* allocate(std::size_t) { noCuda("device::allocate"); }
 void release(void*) noexcept {}
 void copyToDevice(void*, const void*, std::size_t) { noCuda("device::copyToDevice"); }
 void copyToHost(void*, const void*, std::size_t) { noCuda("device::copyToHost"); }
-void synchronize() { noCuda("device::synchronize"); }
+Event* createEvent() { noCuda("device::createEvent"); }
+void destroyEvent(Event*) noexcept {}
+void recordEvent(Event*) { noCuda("device::recordEvent"); }
+float elapsedMs(Event*, Event*) { noCuda("device::elapsedMs"); }
 }  // namespace device
 
 }  // namespace ccrowd

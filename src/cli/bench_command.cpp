@@ -81,8 +81,9 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
 
     CLI::App* step = bench->add_subcommand(
         "step", "Time whole simulation steps and each stage on synthetic scenes (square domain of 0.5 m cells, groups "
-                "in bands walking to the opposite side). Reports median ms per step, mean ms per stage, bytes per agent, "
-                "bytes per cell per group and peak resident memory.");
+                "in bands walking to the opposite side). Reports median ms per step, mean ms per stage (CUDA events on the "
+                "GPU), bytes moved between host and device per step (0 on the CPU), bytes per agent, bytes per cell per "
+                "group and peak resident memory.");
     struct StepArgs {
         std::string agents = "10000,100000,1000000", cells = "256,512,1024", groups = "1,4", format = "table",
                     backend = "auto", warm = "off";

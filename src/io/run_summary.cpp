@@ -31,7 +31,8 @@ void printSummary(std::ostream& out, const Simulation& sim, double wallSeconds, 
         else out << "  no exit yet";
         out << "\n";
     }
-    out << "mean ms per step by stage:\n";
+    // CUDA: each stage's time between CUDA events around it (its GPU work included)
+    out << "mean ms per step by stage" << (sim.exec().backend == Backend::Cuda ? " (CUDA events)" : "") << ":\n";
     const StageTimes& t = sim.times();
     double total = 0;
     for (int s = 0; s < kStageCount; ++s) total += t.mean(static_cast<Stage>(s));
@@ -43,7 +44,9 @@ void printSummary(std::ostream& out, const Simulation& sim, double wallSeconds, 
     out << "last step: pressure residual " << std::setprecision(4) << r.pressure_residual << " 1/m^2 after "
         << r.pressure_iterations << " iterations" << (r.pressure_converged ? "" : " (iteration budget reached)") << ", "
         << r.potentials_solved << " eikonal solves (" << std::setprecision(2) << r.potential_updates_per_cell
-        << " updates/cell)\n";
+        << " updates/cell)";
+    if (sim.exec().backend == Backend::Cuda) out << ", " << r.host_device_bytes << " bytes between host and device";
+    out << "\n";
     out.unsetf(std::ios::floatfield);
 }
 
@@ -57,6 +60,7 @@ void writeSummary(const std::string& dir, const Simulation& sim, double wallSeco
     j["wall_s"] = wallSeconds;
     j["steps_per_s"] = stepsPerSecond(sim, wallSeconds);
     j["backend"] = backendName(sim.exec().backend);
+    j["last_step_host_device_bytes"] = sim.lastReport().host_device_bytes;
     j["agents"] = {{"spawned", sim.spawnedTotal()}, {"exited", sim.exitedTotal()}, {"remaining", sim.agentCount()}};
     for (const GroupStats& g : sim.groupStats()) {
         nlohmann::json gj{{"name", g.name}, {"spawned", g.spawned}, {"exited", g.exited}, {"remaining", g.remaining}};

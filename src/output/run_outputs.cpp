@@ -134,10 +134,9 @@ void RunOutputs::observe(const Simulation& sim) {
         w_->snapshots->write(snapshotFrame(sim, opt_.fields));
         while (nextSnapshot_ <= t + halfStep) nextSnapshot_ += opt_.snapshot_every;
     }
-    // the grid's highest density
-    const Field<float>& rho = sim.density();
-    const float* top = std::max_element(rho.host(), rho.host() + rho.size());
-    if (rho.size() > 0 && *top > maxDensity_) { maxDensity_ = *top; maxDensityTime_ = t; }
+    // the grid's highest density (reduced where the density lives: the grid stays there)
+    const float top = sim.maxDensity();
+    if (top > maxDensity_) { maxDensity_ = top; maxDensityTime_ = t; }
     const bool trajectoryDue = (w_->sqlite || w_->text) && sim.steps() % opt_.trajectory_every == 0;
     if (!trajectoryDue && !w_->lines && !w_->areas) return;
     AgentSnapshot a = sim.agents();

@@ -37,12 +37,13 @@ void AgentStore::add(float x, float y, float vmax, int group) {
 AgentViews AgentStore::views(const Exec& ex) {
     AgentViews v;
     v.n = size();
-    // CUDA: one upload per change of the host copy (a step and the viewer's publish share it)
-    if (ex.backend == Backend::Cuda && !deviceCurrent_) {
-        for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->upload();
-        for (Array<int>* a : {&field_, &id_}) a->upload();
-        deviceCurrent_ = true;
+    // one upload per change of the host copy (a step and the viewer's publish
+    // share it); the CPU moves nothing but asks the same (transfer ledger)
+    if (!deviceCurrent_ && size() > 0) {
+        for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->toDevice(ex);
+        for (Array<int>* a : {&field_, &id_}) a->toDevice(ex);
     }
+    deviceCurrent_ = true;
     v.x = x_.view(ex); v.y = y_.view(ex);
     v.vx = vx_.view(ex); v.vy = vy_.view(ex);
     v.px = px_.view(ex); v.py = py_.view(ex);
@@ -52,10 +53,11 @@ AgentViews AgentStore::views(const Exec& ex) {
 }
 
 void AgentStore::download(const Exec& ex) {
-    if (ex.backend != Backend::Cuda || size() == 0) return;
-    // the splat stores the agents sorted by cell: every array changed
-    for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->download();
-    for (Array<int>* a : {&field_, &id_}) a->download();
+    if (size() == 0) return;
+    // the splat stores the agents sorted by cell: every array changed (CUDA
+    // downloads; the CPU moves nothing but asks the same, for the ledger)
+    for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->toHost(ex);
+    for (Array<int>* a : {&field_, &id_}) a->toHost(ex);
     deviceCurrent_ = true;
 }
 
@@ -70,6 +72,7 @@ std::vector<ExitEvent> AgentStore::advanceRoutes(const Scene& scene, const Scene
     std::vector<ExitEvent> left;
     const int n = size();
     int kept = 0;
+    bool advanced = false;  // someone moved on to the next route step
     for (int k = 0; k < n; ++k) {
         const int g = table_.group[static_cast<std::size_t>(field_[k])];
         const int step = table_.step[static_cast<std::size_t>(field_[k])];
@@ -82,6 +85,7 @@ std::vector<ExitEvent> AgentStore::advanceRoutes(const Scene& scene, const Scene
         if (goalMask[static_cast<std::size_t>(goal)](i, j)) {
             if (step + 1 < static_cast<int>(spec.route.size())) {
                 field = table_.fieldOf[static_cast<std::size_t>(g)][static_cast<std::size_t>(step + 1)];
+                advanced = true;
             } else if (scene.goals[static_cast<std::size_t>(goal)].exit) {
                 left.push_back({id_[k], g, x_[k], y_[k]});
                 continue;
@@ -93,6 +97,9 @@ std::vector<ExitEvent> AgentStore::advanceRoutes(const Scene& scene, const Scene
         id_[kept] = id_[k]; field_[kept] = field;
         ++kept;
     }
+    // the host copy changed only when someone left or moved on: only then
+    // does the device copy need the host's again
+    if (kept == n && !advanced) return left;
     for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->resize(kept);
     for (Array<int>* a : {&field_, &id_}) a->resize(kept);
     deviceCurrent_ = false;

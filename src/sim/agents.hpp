@@ -50,7 +50,8 @@ public:
     /// Views on the side @p ex runs on (CUDA: uploads the host arrays unless
     /// the device copy is already current).
     AgentViews views(const Exec& ex);
-    /// Copies device arrays back to the host (CUDA backend; no-op on the CPU).
+    /// Copies device arrays back to the host (CUDA backend; on the CPU only
+    /// the requests are counted in the transfer ledger).
     void download(const Exec& ex);
     /// 1 for every field index some agent follows. [Size: fieldCount]
     std::vector<int> fieldsInUse(int fieldCount) const;
@@ -75,7 +76,8 @@ private:
     Array<int> field_, id_;
     int nextId_ = 0;
     /// CUDA: the device arrays equal the host arrays (set by views() and
-    /// download(), cleared by add() and advanceRoutes(), which change the host).
+    /// download(), cleared by add() and by advanceRoutes() when someone left
+    /// or moved on, which change the host copy).
     bool deviceCurrent_ = false;
 };
 

@@ -6,7 +6,6 @@
 #include "ccrowd/simulation.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <map>
 #include <cmath>
@@ -23,6 +22,7 @@
 #include "sim/sim_views.hpp"
 #include "sim/sources.hpp"
 #include "kernels/stages.hpp"
+#include "sim/stage_clock.hpp"
 
 namespace ccrowd {
 
@@ -61,17 +61,27 @@ struct Simulation::Impl {
     sim::PressureWorkspace pressureWs;
     sim::PerceiveWorkspace perceiveWs;
     sim::SeparateWorkspace separateWs;
-    std::map<const void*, long long> hostStep;   ///< CUDA: step whose values a field's host copy holds.
+    sim::StageClock clock;                       ///< Stage timers on the backend's clock (CUDA events on the GPU).
+    long long version = 0;                       ///< Bumped whenever stages rewrote the fields (prepare, each step).
+    std::map<const void*, long long> hostVersion;  ///< Field -> version its host copy holds.
 
     Impl(Scene s, const Exec& e);
     void setupFields();
     void placeInitialAgents();
+    /// The fields of the initial state (see prepare() in simulation.cpp).
+    void prepare();
+    /// One step: every stage, then time, steps, timers and the report.
     void step();
+    /// Runs the stages in order; with @p moveAgents false, only those that
+    /// compute fields from the agents where they stand (active_box to
+    /// desired_velocity).
+    void runStages(bool moveAgents);
     template <class F>
     void timed(Stage s, F&& f);
     void exitAndSpawn();
-    /// @p f with its host copy holding this step's values (CUDA: downloaded
-    /// at most once per step; the CPU backend's fields live on the host).
+    /// @p f with its host copy holding the current values (CUDA: downloaded
+    /// at most once per version, only when asked; the CPU backend's fields
+    /// live on the host).
     template <class T>
     const Field<T>& onHost(Field<T>& f);
     /// The cells of @p f as a flat float array of its components.
@@ -81,13 +91,13 @@ struct Simulation::Impl {
 
 template <class T>
 const Field<T>& Simulation::Impl::onHost(Field<T>& f) {
-    // a field with no device copy (a potential nobody followed yet) was
-    // never written on the device: its host copy is current
-    if (ex.backend != Backend::Cuda || !f.hasDevice()) return f;
-    auto it = hostStep.find(&f);
-    if (it == hostStep.end() || it->second != steps) {
-        f.download();
-        hostStep[&f] = steps;
+    // a field the stages never wrote on the device (a potential nobody
+    // followed yet) has no device copy: its host copy is the only one, and
+    // toHost() moves nothing
+    auto it = hostVersion.find(&f);
+    if (it == hostVersion.end() || it->second != version) {
+        f.toHost(ex);
+        hostVersion[&f] = version;
     }
     return f;
 }
@@ -110,6 +120,8 @@ Simulation::Impl::Impl(Scene s, const Exec& e) : scene(std::move(s)), ex(e), sol
     agents = sim::AgentStore(fields);
     placeInitialAgents();
     spawner = sim::SourceSpawner(scene, grid);
+    clock = sim::StageClock(ex, kStageCount);
+    prepare();
 }
 
 void Simulation::Impl::setupFields() {
@@ -124,14 +136,12 @@ void Simulation::Impl::setupFields() {
     perceivedPreferred.assign(nx, ny, sim::Vel2{});
     speed.assign(nx, ny, sim::Face4{});
     cost.assign(nx, ny, FaceCost{});
-    // CUDA: static grids and zeroed fields live on the device from now on
-    if (ex.backend == Backend::Cuda) {
-        grid.blocked.upload(); grid.terrain.upload(); grid.discomfort.upload();
-        density.upload(); pressure.upload();
-        meanVelocity.upload(); meanPreferred.upload(); corrected.upload();
-        perceivedDensity.upload(); perceivedVelocity.upload(); perceivedPreferred.upload();
-        speed.upload(); cost.upload();
-    }
+    // static grids and zeroed fields live on the backend's side from now on (CUDA: uploaded)
+    grid.blocked.toDevice(ex); grid.terrain.toDevice(ex); grid.discomfort.toDevice(ex);
+    density.toDevice(ex); pressure.toDevice(ex);
+    meanVelocity.toDevice(ex); meanPreferred.toDevice(ex); corrected.toDevice(ex);
+    perceivedDensity.toDevice(ex); perceivedVelocity.toDevice(ex); perceivedPreferred.toDevice(ex);
+    speed.toDevice(ex); cost.toDevice(ex);
     // goal masks: the exit test of each agent reads its goal's mask
     goalMask.resize(scene.goals.size());
     for (std::size_t k = 0; k < scene.goals.size(); ++k) {
@@ -158,7 +168,7 @@ void Simulation::Impl::setupFields() {
             fields.step.push_back(static_cast<int>(r));
             potential.emplace_back(nx, ny, INFINITY);
             desired.emplace_back(nx, ny, sim::Vel2{});
-            if (ex.backend == Backend::Cuda) desired.back().upload();
+            desired.back().toDevice(ex);
         }
     }
 }
@@ -180,16 +190,41 @@ void Simulation::Impl::placeInitialAgents() {
 
 template <class F>
 void Simulation::Impl::timed(Stage s, F&& f) {
-    const auto t0 = std::chrono::steady_clock::now();
+    // on the backend's clock (CUDA events on the GPU), resolved once per step by clock.collect()
+    clock.begin(static_cast<int>(s));
     f();
-    // CUDA: launches return before the kernels ran; wait, so the time is this
-    // stage's and not the next one's (a synchronising profile: the step has
-    // host syncs of its own, and ten waits cost microseconds)
-    if (ex.backend == Backend::Cuda) device::synchronize();
-    times.total_ms[static_cast<int>(s)] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    clock.end(static_cast<int>(s));
+}
+
+void Simulation::Impl::prepare() {
+    // The field stages for the agents where they stand, so that readers and
+    // the snapshot at t = 0 see the initial density (sum of rho h^2 = the
+    // agents on the grid), speeds, costs, potentials and desired velocities.
+    // Nothing moves, and the first step's results do not change: its splat
+    // sorts the same positions again (a stable sort of sorted agents keeps
+    // their order), every potential solve starts from +inf, and the pressure
+    // (warm-started from its last solve) is not run: it stays 0 until the
+    // first step.
+    runStages(false);
+    std::array<double, kStageCount> discarded{};
+    clock.collect(discarded.data());
+    // the splat sorted the agents on the backend's side: the host copy follows
+    agents.download(ex);
+    report = StepReport{};
+    ++version;
 }
 
 void Simulation::Impl::step() {
+    const device::TransferCounts before = device::transferCounts();
+    runStages(true);
+    ++version;
+    clock.collect(times.total_ms.data());
+    ++times.steps;
+    report.transfers = device::transferCounts() - before;
+    report.host_device_bytes = report.transfers.movedBytes();
+}
+
+void Simulation::Impl::runStages(bool moveAgents) {
     const ModelParams& mp = scene.params;
     sim::AgentViews a = agents.views(ex);
     // speed field: Treuille 2006 eq. 10 capped at the free speed, read a
@@ -257,6 +292,8 @@ void Simulation::Impl::step() {
         }
         sim::preferredVelocity(ex, a, gi, views.data(), static_cast<int>(views.size()), mp.v0, grid.blocked.view(ex));
     });
+    // prepare(): the fields of the state as it stands; nobody moves
+    if (!moveAgents) return;
     // (g) UIC pressure (Narain 2009): mean preferred velocity, then the LCP
     timed(Stage::Pressure, [&] {
         sim::splat(ex, a, a.px, a.py, gi, box, splatWs, {}, meanPreferred.view(ex));
@@ -287,7 +324,6 @@ void Simulation::Impl::step() {
     ++steps;
     // (j) exit and spawn
     timed(Stage::ExitSpawn, [&] { exitAndSpawn(); });
-    ++times.steps;
 }
 
 void Simulation::Impl::exitAndSpawn() {
@@ -345,6 +381,7 @@ const std::vector<GroupStats>& Simulation::groupStats() const { return impl_->gr
 const std::vector<ExitRecord>& Simulation::exits() const { return impl_->exits; }
 AgentSnapshot Simulation::agents() const { return impl_->agents.snapshot(impl_->scene); }
 const Field<float>& Simulation::density() const { return impl_->onHost(impl_->density); }
+float Simulation::maxDensity() const { return sim::maxDensity(impl_->ex, impl_->density.view(impl_->ex)); }
 const Field<float>& Simulation::pressure() const { return impl_->onHost(impl_->pressure); }
 const Field<float>& Simulation::potential(int k) const {
     return impl_->onHost(impl_->potential.at(static_cast<std::size_t>(k)));
@@ -368,9 +405,9 @@ sim::SimViews sim::SimAccess::views(const Simulation& s) {
     v.density = m.density.view(m.ex);
     v.pressure = m.pressure.view(m.ex);
     v.meanVelocity = m.meanVelocity.view(m.ex);
-    // potentials of fields nobody followed yet exist on the host only (+inf)
+    // potentials of fields nobody followed yet exist on the host only (+inf): uploaded once
     for (Field<float>& p : m.potential) {
-        if (m.ex.backend == Backend::Cuda && !p.hasDevice()) p.upload();
+        if (m.ex.backend == Backend::Cuda && !p.hasDevice()) p.toDevice(m.ex);
         v.potential.push_back(p.view(m.ex));
     }
     return v;
