@@ -46,6 +46,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "atomics.hpp"
 #include "eikonal_update.hpp"
 #include "ccrowd/hd.hpp"
 
@@ -142,33 +143,6 @@ CC_HD inline float fimKeyValue(uint32_t k) {
     return v;
 }
 
-/// *p = min(*p, v), atomically (relaxed): any order of calls gives one result.
-CC_HD inline void fimAtomicMin(uint32_t* p, uint32_t v) {
-#ifdef __CUDA_ARCH__
-    atomicMin(reinterpret_cast<unsigned int*>(p), v);
-#else
-    uint32_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
-    while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-    }
-#endif
-}
-/// *p |= v, atomically (relaxed).
-CC_HD inline void fimAtomicOr(uint32_t* p, uint32_t v) {
-#ifdef __CUDA_ARCH__
-    atomicOr(reinterpret_cast<unsigned int*>(p), v);
-#else
-    __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
-#endif
-}
-/// *p += v, atomically (relaxed).
-CC_HD inline void fimAtomicAdd(unsigned long long* p, unsigned long long v) {
-#ifdef __CUDA_ARCH__
-    atomicAdd(p, v);
-#else
-    __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-#endif
-}
-
 /// Marks an open cell for the pass with state bit @p bit (kFimDirty or
 /// kFimRaise). Two tiles of one colour may mark the same cell of a tile of
 /// the other colour at once, and two lanes of a warp the same cell of the
@@ -224,7 +198,7 @@ CC_HD inline bool fimSelect(const FimSchedView& v, int phase, int f, int t) {
     const int tx = t % v.g.tilesX, ty = t / v.g.tilesX;
     const uint32_t lo = v.lowest[f * 3 + phase % 3];
     if (FimGrid::colour(tx, ty) == (phase & 1) && fimKeyValue(k) <= fimKeyValue(lo) + v.band[f]) return true;
-    fimAtomicMin(&v.lowest[f * 3 + (phase + 1) % 3], k);
+    atomicMinRelaxed(&v.lowest[f * 3 + (phase + 1) % 3], k);
     return false;
 }
 
@@ -234,9 +208,9 @@ CC_HD inline void fimActivate(const FimSchedView& v, int phase, int f, int tx, i
     if (tx < 0 || ty < 0 || tx >= v.g.tilesX || ty >= v.g.tilesY || !(value < INFINITY)) return;
     const long long ti = v.tileIndex(f, v.g.tile(tx, ty));
     const uint32_t k = fimKey(value);
-    fimAtomicMin(&v.key[ti], k);
-    if (fromBit) fimAtomicOr(&v.from[ti], fromBit);
-    fimAtomicMin(&v.lowest[f * 3 + (phase + 1) % 3], k);
+    atomicMinRelaxed(&v.key[ti], k);
+    if (fromBit) atomicOrRelaxed(&v.from[ti], fromBit);
+    atomicMinRelaxed(&v.lowest[f * 3 + (phase + 1) % 3], k);
 }
 
 // ---------------------------------------------------------------------------
@@ -452,8 +426,8 @@ CC_HD inline void fimReport(const FimSchedView& v, int phase, int f, int tx, int
     fimActivate(v, phase, f, tx - 1, ty, r.key[2], kFimFromE);
     fimActivate(v, phase, f, tx, ty - 1, r.key[3], kFimFromN);
     fimActivate(v, phase, f, tx, ty, r.key[4], 0u);
-    fimAtomicAdd(&v.updates[f], r.updates);
-    fimAtomicAdd(&v.activations[f], 1ull);
+    atomicAddRelaxed(&v.updates[f], r.updates);
+    atomicAddRelaxed(&v.activations[f], 1ull);
     ++v.runs[v.tileIndex(f, v.g.tile(tx, ty))];  // only this tile's worker writes it in a phase
 }
 

@@ -40,6 +40,14 @@ void permute(const Exec& ex, View1<const int> order, View1<T> a, View1<T> scratc
     forEachIndex(ex, a.n, PermuteKernel<T>{order, a, scratch});
     forEachIndex(ex, a.n, CopyKernel<T>{scratch, a});
 }
+/// permute() of a float column through the float scratch, of an int column
+/// through the int one.
+void permuteColumn(const Exec& ex, View1<const int> order, View1<float> a, View1<float> fs, View1<int>) {
+    permute<float>(ex, order, a, fs);
+}
+void permuteColumn(const Exec& ex, View1<const int> order, View1<int> a, View1<float>, View1<int> is) {
+    permute<int>(ex, order, a, is);
+}
 
 /// max(a, b) of densities (never NaN: the reduction is order-independent).
 struct MaxDensityOp {
@@ -76,8 +84,7 @@ void sortAgents(const Exec& ex, const AgentViews& a, const GridInfo& g, const Ce
     forEachIndex(ex, n, SplatBoundsKernel{g, key, begin, end});
     // 4. every agent array into sorted order (the keys are no longer needed: scratch for the ints)
     const View1<float> fs = ws.sort.scratch.view(ex);
-    for (const View1<float>& v : {a.x, a.y, a.vx, a.vy, a.px, a.py, a.vmax}) permute<float>(ex, order, v, fs);
-    for (const View1<int>& v : {a.field, a.id}) permute<int>(ex, order, v, key);
+    forEachColumn(a, [&](auto column) { permuteColumn(ex, order, column, fs, key); });
 }
 
 void splat(const Exec& ex, const AgentViews& a, View1<const float> ux, View1<const float> uy, const GridInfo& g,

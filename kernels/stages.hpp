@@ -11,24 +11,21 @@
 /// through a sort by cell and a fixed-order gather).
 
 #include <cstdint>
+#include <vector>
 
 #include "ccrowd/backend.hpp"
 #include "ccrowd/eikonal.hpp"
 #include "ccrowd/field.hpp"
+#include "agent_columns.hpp"
 #include "grid.hpp"
 #include "launch.hpp"
 
 namespace ccrowd::sim {
 
-/// Per-agent arrays (structure of arrays). All views have n elements.
-struct AgentViews {
-    int n = 0;
-    View1<float> x, y;        ///< Position. [Units: m]
-    View1<float> vx, vy;      ///< Velocity of the last step. [Units: m/s]
-    View1<float> px, py;      ///< Preferred (desired) velocity of this step. [Units: m/s]
-    View1<float> vmax;        ///< Free speed. [Units: m/s] [Limit: > 0]
-    View1<int> field;         ///< Index of the potential / desired-velocity field the agent follows.
-    View1<int> id;            ///< Identity, unique in a run (sortAgents moves it with the agent).
+/// Per-agent arrays (structure of arrays; the columns of agent_columns.hpp).
+/// All views have n elements.
+struct AgentViews : AgentColumns<View1> {
+    int n = 0;  ///< Agents. [Limit: >= 0]
 };
 
 /// Per-agent buffers of an agent sort, shared by the splat (sort by cell)
@@ -229,5 +226,59 @@ struct SeparateWorkspace;
 /// blocked cells. Deterministic (reads old positions, writes new ones).
 void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dMin,
               int passes, AgentSortBuffers& sort, SeparateWorkspace& ws);
+
+// ---- (j) exit and spawn ----------------------------------------------------
+
+/// What RouteTable::next says of a route step's goal besides a next field.
+constexpr int kRouteLeave = -1;  ///< The group's last step, at an exit: the agent leaves.
+constexpr int kRouteStay = -2;   ///< The group's last step, not an exit: the agent stays.
+
+/// Per potential field (a group's route step): the goal whose cells end the
+/// step, and what follows it (the next step's field, kRouteLeave or
+/// kRouteStay). Views on the Exec's side. [Size: fields]
+struct RouteTable {
+    View1<const int> goal;
+    View1<const int> next;
+};
+
+/// An agent that left through its final goal, as the device writes it.
+struct ExitRow {
+    int id = 0;
+    int field = 0;           ///< The field it followed (its group and last route step).
+    float x = 0.f, y = 0.f;  ///< Where it left. [Units: m]
+};
+
+/// What the host learns of the agent table from the step's one small read.
+struct AgentRecord {
+    int kept = 0;                  ///< Agents in the table afterwards.
+    int left = 0;                  ///< Agents that left.
+    std::vector<int> fieldsInUse;  ///< 1 for every field some agent follows. [Size: fields]
+};
+
+/// Reusable buffers of the exit_spawn stage (kernels/exit_spawn.hpp); the
+/// launchers below also borrow the agent sort's buffers (@p sort).
+struct ExitSpawnWorkspace;
+
+/// Route advance and exits on the Exec's side (RouteAdvanceKernel): agents
+/// inside their route step's goal (@p goalMasks stacked per goal, 1 on its
+/// cells) take the next step's field or leave at a final exit; leavers'
+/// rows are appended to @p left (in table order) and every column of @p a
+/// is compacted in place, stable (the kept agents fill [0, kept) in their
+/// order). The caller shrinks the columns to AgentRecord::kept. On CUDA the
+/// host reads the record (8 + 4 fields bytes) and, when somebody left, 16
+/// bytes per leaver.
+AgentRecord advanceRoutes(const Exec& ex, const AgentViews& a, const GridInfo& g, View1<const std::uint8_t> goalMasks,
+                          const RouteTable& route, int fieldCount, AgentSortBuffers& sort, ExitSpawnWorkspace& ws,
+                          std::vector<ExitRow>& left);
+
+/// The record of the table as it stands (every agent kept): the fields in use.
+AgentRecord recordAgents(const Exec& ex, const AgentViews& a, int fieldCount, AgentSortBuffers& sort,
+                         ExitSpawnWorkspace& ws);
+
+/// Positions of the agents inside [x0, x1) x [y0, y1) [m], in table order,
+/// copied to the host (what a source's overlap test needs, not the table).
+void positionsIn(const Exec& ex, const AgentViews& a, float x0, float y0, float x1, float y1, AgentSortBuffers& sort,
+                 ExitSpawnWorkspace& ws,
+                 std::vector<float>& xs, std::vector<float>& ys);
 
 }  // namespace ccrowd::sim

@@ -10,10 +10,7 @@
 
 namespace ccrowd::test {
 
-struct TestCrowd {
-    Array<float> x, y, vx, vy, px, py, vmax;
-    Array<int> field, id;
-
+struct TestCrowd : sim::AgentColumns<Array> {
     /// @p n agents at the origin (see add()).
     explicit TestCrowd(int n = 0) {
         for (int k = 0; k < n; ++k) add(0.f, 0.f);
@@ -31,24 +28,20 @@ struct TestCrowd {
         return size() - 1;
     }
     int size() const { return x.size(); }
-    /// Views on @p ex's side (uploads every array for CUDA).
+    /// Views on @p ex's side (uploads every column for CUDA).
     sim::AgentViews views(const Exec& ex) {
-        if (ex.backend == Backend::Cuda) {
-            for (Array<float>* a : {&x, &y, &vx, &vy, &px, &py, &vmax}) a->upload();
-            for (Array<int>* a : {&field, &id}) a->upload();
-        }
         sim::AgentViews v;
         v.n = size();
-        v.x = x.view(ex); v.y = y.view(ex); v.vx = vx.view(ex); v.vy = vy.view(ex);
-        v.px = px.view(ex); v.py = py.view(ex); v.vmax = vmax.view(ex);
-        v.field = field.view(ex); v.id = id.view(ex);
+        forEachColumnPair(*this, v, [&](auto& column, auto& view) {
+            if (ex.backend == Backend::Cuda) column.upload();
+            view = column.view(ex);
+        });
         return v;
     }
-    /// Brings every array back to the host (CUDA; nothing on the CPU).
+    /// Brings every column back to the host (CUDA; nothing on the CPU).
     void fetch(const Exec& ex) {
         if (ex.backend != Backend::Cuda || size() == 0) return;
-        for (Array<float>* a : {&x, &y, &vx, &vy, &px, &py, &vmax}) a->download();
-        for (Array<int>* a : {&field, &id}) a->download();
+        forEachColumn(*this, [](auto& column) { column.download(); });
     }
 };
 

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <string>
 #include <tuple>
@@ -299,7 +300,11 @@ INSTANTIATE_TEST_SUITE_P(Backends, SimulationBackend, ::testing::ValuesIn(test::
 TEST(Simulation, StageNamesFollowThePipeline) {
     const char* expected[] = {"active_box", "splat", "speed", "cost", "potential", "desired_velocity",
                               "pressure", "agents", "separate", "exit_spawn"};
-    for (int s = 0; s < kStageCount; ++s) EXPECT_STREQ(stageName(static_cast<Stage>(s)), expected[s]);
+    const Simulation sim(loadScene(std::string(CCROWD_SOURCE_DIR) + "/scenes/room_exit.json"), Exec{Backend::Cpu, 1});
+    ASSERT_EQ(sim.stageNames().size(), std::size(expected));
+    for (std::size_t s = 0; s < std::size(expected); ++s) EXPECT_EQ(sim.stageNames()[s], expected[s]);
+    EXPECT_EQ(sim.times().names, sim.stageNames());
+    EXPECT_THROW(sim.times().mean("no_such_stage"), InputError);
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
 #include "src/output/run_outputs.hpp"
+#include "kernels/agent_columns.hpp"
 #include "src/sim/stage_clock.hpp"
 #include "temp_dir.hpp"
 
@@ -38,8 +39,8 @@ using device::Payload;
 
 std::string scenePath(const std::string& name) { return std::string(CCROWD_SOURCE_DIR) + "/scenes/" + name + ".json"; }
 
-/// Agent columns of the agent store (x, y, vx, vy, px, py, vmax, field, id).
-constexpr std::uint64_t kAgentColumns = 9;
+/// Agent columns of the agent table (kernels/agent_columns.hpp).
+constexpr std::uint64_t kAgentColumns = sim::kAgentColumnCount;
 
 TEST(TransferLedger, CountsRequestsOnTheCpuAndMovesNothing) {
     const Exec cpu{Backend::Cpu, 1};
@@ -81,39 +82,50 @@ TEST(TransferLedger, CountsPerThread) {
 }
 
 /// The same orchestration on the CPU: what a steady-state step asks for.
-TEST(TransferLedger, SteadyStateStepAsksForNoFieldCopyAndOnlyTheExitSpawnAgentDownload) {
+TEST(TransferLedger, SteadyStateStepAsksForNoFieldOrAgentColumnCopy) {
     Simulation sim(loadScene(scenePath("seed003_single_goal")), Exec{Backend::Cpu, 2});
+    const std::uint64_t recordBytes = 4u * (2u + static_cast<std::uint64_t>(sim.fieldCount()));
     for (int k = 0; k < 3; ++k) sim.step();  // past the first step's uploads
     for (int k = 0; k < 10; ++k) {
         const long long exited = sim.exitedTotal(), spawned = sim.spawnedTotal();
         sim.step();
-        const StepReport& r = sim.lastReport();
-        const device::TransferCounts& d = r.transfers;
-        // no grid field goes either way in a step
-        EXPECT_EQ(d.requestsOf(Copy::ToHost, Payload::Field), 0u) << "step " << sim.steps();
-        EXPECT_EQ(d.requestsOf(Copy::ToDevice, Payload::Field), 0u) << "step " << sim.steps();
-        // agent columns: exit_spawn reads every column on the host (issue 11
-        // item 1 moves exits and spawns to the device, and this to 0); nothing
-        // else may ask for one
-        EXPECT_EQ(d.requestsOf(Copy::ToHost, Payload::Array), kAgentColumns) << "step " << sim.steps();
-        // ... and the columns go back up only after exits or spawns changed them
         ASSERT_EQ(sim.exitedTotal(), exited);
         ASSERT_EQ(sim.spawnedTotal(), spawned);
+        const StepReport& r = sim.lastReport();
+        const device::TransferCounts& d = r.transfers;
+        // no grid field and no agent column goes either way in a step
+        EXPECT_EQ(d.requestsOf(Copy::ToHost, Payload::Field), 0u) << "step " << sim.steps();
+        EXPECT_EQ(d.requestsOf(Copy::ToDevice, Payload::Field), 0u) << "step " << sim.steps();
+        EXPECT_EQ(d.requestsOf(Copy::ToHost, Payload::Array), 0u) << "step " << sim.steps();
         EXPECT_EQ(d.requestsOf(Copy::ToDevice, Payload::Array), 0u) << "step " << sim.steps();
+        // the host reads one small record: agents kept and left, fields in use
+        EXPECT_EQ(d.requestsOf(Copy::ToHost, Payload::Record), 1u) << "step " << sim.steps();
+        EXPECT_EQ(d.requested_bytes[static_cast<int>(Copy::ToHost)][static_cast<int>(Payload::Record)], recordBytes);
         // the CPU moves nothing
         EXPECT_EQ(r.host_device_bytes, 0u);
         EXPECT_EQ(d.movedBytes(), 0u);
     }
 }
 
-TEST(TransferLedger, AStepAfterExitsUploadsTheAgentColumnsOnce) {
+TEST(TransferLedger, ExitsAreCompactedOnTheBackendAndOnlyTheirRowsComeBack) {
     Simulation sim(loadScene(scenePath("room_exit")), Exec{Backend::Cpu, 2});
-    // step until somebody leaves, then the next step uploads the compacted columns
-    while (sim.exitedTotal() == 0 && sim.time() < 60.0) sim.step();
-    ASSERT_GT(sim.exitedTotal(), 0);
+    // step until somebody leaves: that step reads the record and the leavers' rows, nothing else
+    long long exited = 0;
+    while (exited == 0 && sim.time() < 60.0) {
+        sim.step();
+        exited = sim.exitedTotal();
+    }
+    ASSERT_GT(exited, 0);
+    const device::TransferCounts& d = sim.lastReport().transfers;
+    EXPECT_EQ(d.requestsOf(Copy::ToHost, Payload::Record), 2u);
+    EXPECT_EQ(d.requested_bytes[static_cast<int>(Copy::ToHost)][static_cast<int>(Payload::Record)],
+              4u * (2u + static_cast<std::uint64_t>(sim.fieldCount())) + 16u * static_cast<std::uint64_t>(exited));
+    EXPECT_EQ(d.requestsOf(Copy::ToHost, Payload::Array), 0u);
+    EXPECT_EQ(d.requestsOf(Copy::ToDevice, Payload::Array), 0u);
+    EXPECT_EQ(d.requestsOf(Copy::ToDevice, Payload::Field), 0u);
+    // the next step uploads nothing either: the table stayed on the backend's side
     sim.step();
-    EXPECT_EQ(sim.lastReport().transfers.requestsOf(Copy::ToDevice, Payload::Array), kAgentColumns);
-    EXPECT_EQ(sim.lastReport().transfers.requestsOf(Copy::ToDevice, Payload::Field), 0u);
+    EXPECT_EQ(sim.lastReport().transfers.requestsOf(Copy::ToDevice, Payload::Array), 0u);
 }
 
 class OutputTransfers : public test::TempDirTest {};
@@ -126,7 +138,7 @@ TEST_F(OutputTransfers, OutputsAskForTheFieldsTheyWriteWhenTheyWriteThem) {
     o.snapshot_every = 0.5;  // every 10 steps at dt = 0.05 s
     o.snapshot_formats = io::SnapshotFormats{false, true, false};
     o.fields = output::parseSnapshotFields("density,pressure");
-    o.trajectory_every = 1;  // agents every step: the host copy exit_spawn keeps, no request
+    o.trajectory_every = 1;  // agents every step: every column comes to the host once per step
     device::TransferCounts before = device::transferCounts();
     output::RunOutputs out(o, sim);  // frame 0
     device::TransferCounts d = device::transferCounts() - before;
@@ -139,7 +151,7 @@ TEST_F(OutputTransfers, OutputsAskForTheFieldsTheyWriteWhenTheyWriteThem) {
         d = device::transferCounts() - before;
         const bool snapshot = k % 10 == 0;
         EXPECT_EQ(d.requestsOf(Copy::ToHost, Payload::Field), snapshot ? 2u : 0u) << "step " << k;
-        EXPECT_EQ(d.requestsOf(Copy::ToHost, Payload::Array), 0u) << "step " << k;
+        EXPECT_EQ(d.requestsOf(Copy::ToHost, Payload::Array), kAgentColumns) << "step " << k;
         EXPECT_EQ(d.requestsOf(Copy::ToDevice, Payload::Field), 0u) << "step " << k;
     }
     out.finish(sim);
@@ -176,9 +188,10 @@ TEST_P(StageTimesBackend, StagesAccountForTheStepsWallTime) {
     for (int k = 0; k < steps; ++k) sim.step();
     const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     double stages = 0.0;
-    for (int s = 0; s < kStageCount; ++s) {
-        const double ms = sim.times().total_ms[static_cast<std::size_t>(s)] - before.total_ms[static_cast<std::size_t>(s)];
-        EXPECT_GE(ms, 0.0) << stageName(static_cast<Stage>(s));
+    ASSERT_EQ(sim.times().names, sim.stageNames());
+    for (std::size_t s = 0; s < sim.stageNames().size(); ++s) {
+        const double ms = sim.times().total_ms[s] - before.total_ms[s];
+        EXPECT_GE(ms, 0.0) << sim.stageNames()[s];
         stages += ms;
     }
     EXPECT_EQ(sim.times().steps - before.steps, steps);
@@ -188,7 +201,7 @@ TEST_P(StageTimesBackend, StagesAccountForTheStepsWallTime) {
     const StepReport& r = sim.lastReport();
     EXPECT_EQ(r.host_device_bytes, r.transfers.movedBytes());
     if (GetParam().backend == Backend::Cpu) EXPECT_EQ(r.host_device_bytes, 0u);
-    else EXPECT_GT(r.host_device_bytes, 0u);  // today: the agent columns exit_spawn reads (issue 11 item 1)
+    else EXPECT_GT(r.host_device_bytes, 0u);  // the step record
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StageTimesBackend, ::testing::ValuesIn(test::testExecs()), test::ExecParamName{});
@@ -229,7 +242,8 @@ TEST_P(BenchStepBackend, ReportsStagesAndHostDeviceBytes) {
         return std::string("nan");
     };
     EXPECT_EQ(value("backend"), backendName(GetParam().backend));
-    for (int s = 0; s < kStageCount; ++s) EXPECT_GE(std::stod(value(std::string("ms_") + stageName(static_cast<Stage>(s)))), 0.0);
+    const Simulation ref(loadScene(scenePath("room_exit")), Exec{Backend::Cpu, 1});
+    for (const std::string& st : ref.stageNames()) EXPECT_GE(std::stod(value("ms_" + st)), 0.0);
     const double bytes = std::stod(value("host_device_bytes_per_step"));
     if (GetParam().backend == Backend::Cpu) EXPECT_EQ(bytes, 0.0);
     else EXPECT_GT(bytes, 0.0);

@@ -23,7 +23,10 @@ enum class Copy : int { ToDevice = 0, ToHost = 1 };
 enum class Payload : int {
     Field = 0,  ///< A grid field (Field<T>).
     Array = 1,  ///< A 1-D array (Array<T>): agent columns, stage buffers.
+    Record = 2, ///< A step's small result read by the host (counts, flags, the rows of the agents that left).
 };
+/// Number of Payload kinds.
+constexpr int kPayloadKinds = 3;
 
 /// Host-device traffic of the calling thread since it started. Copies are
 /// synchronous and made by the thread that needs them, so a thread that
@@ -34,8 +37,8 @@ struct TransferCounts {
     std::uint64_t copies = 0;           ///< Copies moved, both directions.
     /// Requests through toHost/toDevice, on every backend: bytes and count,
     /// by [Copy][Payload]. [Units: bytes]
-    std::uint64_t requested_bytes[2][2] = {};
-    std::uint64_t requests[2][2] = {};  ///< [Copy][Payload]
+    std::uint64_t requested_bytes[2][kPayloadKinds] = {};
+    std::uint64_t requests[2][kPayloadKinds] = {};  ///< [Copy][Payload]
 
     /// Bytes moved, both directions. [Units: bytes]
     std::uint64_t movedBytes() const { return to_device_bytes + to_host_bytes; }
@@ -62,5 +65,8 @@ void release(void* ptr) noexcept;
 void copyToDevice(void* dst, const void* src, std::size_t bytes);
 /// Copies device -> host. Throws BackendError on failure.
 void copyToHost(void* dst, const void* src, std::size_t bytes);
+/// Copies device -> device (nothing crosses to the host: not counted).
+/// Throws BackendError on failure.
+void copyOnDevice(void* dst, const void* src, std::size_t bytes);
 
 }  // namespace ccrowd::device

@@ -162,8 +162,10 @@ public:
     }
     /// Host copy current for a host reader: downloads on the CUDA backend,
     /// nothing on the CPU; the request is counted on every backend.
-    void toHost(const Exec& ex) {
-        device::countRequest(device::Copy::ToHost, device::Payload::Array, bytes());
+    /// @p what says what it carries (agent columns and stage buffers are
+    /// Array; a step's small results, Record).
+    void toHost(const Exec& ex, device::Payload what = device::Payload::Array) {
+        device::countRequest(device::Copy::ToHost, what, bytes());
         if (ex.backend == Backend::Cuda) download();
     }
     /// Copy on @p ex's side current from the host: uploads on the CUDA
@@ -173,6 +175,38 @@ public:
         if (ex.backend == Backend::Cuda) upload();
     }
     View1<T> view(const Exec& ex) { return ex.backend == Backend::Cuda ? deviceView() : hostView(); }
+
+    /// Resizes to @p n elements on @p ex's side, keeping the first
+    /// min(n, size()) values there (new elements unspecified on CUDA, T() on
+    /// the CPU). CUDA: a larger device copy is allocated with room to grow
+    /// (1.5x) and the kept values copied on the device; the host copy is
+    /// resized and stays stale until toHost(). Nothing crosses to the host.
+    /// [Limit: n >= 0]
+    void resizeOn(const Exec& ex, int n) {
+        if (ex.backend == Backend::Cuda && static_cast<std::size_t>(n) * sizeof(T) > deviceCapacity_) {
+            const std::size_t keep = std::min(host_.size(), static_cast<std::size_t>(n)) * sizeof(T);
+            const std::size_t cap = std::max(static_cast<std::size_t>(n) * sizeof(T), deviceCapacity_ + deviceCapacity_ / 2);
+            std::unique_ptr<void, DeviceFree> grown(device::allocate(cap));
+            if (keep > 0 && device_) device::copyOnDevice(grown.get(), device_.get(), keep);
+            device_ = std::move(grown);
+            deviceCapacity_ = cap;
+        }
+        host_.resize(static_cast<std::size_t>(n));
+    }
+    /// Writes @p count values from the host array @p values at @p offset on
+    /// @p ex's side (CUDA: one upload of those values). Counted as a request
+    /// of their bytes. [Limit: 0 <= offset, offset + count <= size()]
+    void writeOn(const Exec& ex, int offset, const T* values, int count) {
+        if (count <= 0) return;
+        const std::size_t b = static_cast<std::size_t>(count) * sizeof(T);
+        device::countRequest(device::Copy::ToDevice, device::Payload::Array, b);
+        if (ex.backend == Backend::Cuda) {
+            ensureDevice();
+            device::copyToDevice(static_cast<T*>(device_.get()) + offset, values, b);
+        } else {
+            std::copy(values, values + count, host_.begin() + offset);
+        }
+    }
 
 private:
     struct DeviceFree { void operator()(void* p) const noexcept { device::release(p); } };

@@ -3,9 +3,9 @@
 /// A continuum-crowd simulation (Treuille et al. 2006 + Narain et al. 2009,
 /// as combined in seed 003): load a scene, step, read agents and fields.
 ///
-/// One step runs the named stages of DESIGN.md §2 in order; each is timed:
-/// active_box, splat, speed, cost, potential, desired_velocity, pressure,
-/// agents, separate, exit_spawn.
+/// One step runs a pipeline of named stages (DESIGN.md §2, §8) in order,
+/// each timed. With the UIC operational model: active_box, splat, speed,
+/// cost, potential, desired_velocity, pressure, agents, separate, exit_spawn.
 
 #include <array>
 #include <cstdint>
@@ -24,24 +24,20 @@ namespace sim {
 struct SimAccess;
 }  // namespace sim
 
-/// The stages of a step, in order.
-enum class Stage : int {
-    ActiveBox, Splat, Speed, Cost, Potential, DesiredVelocity, Pressure, Agents, Separate, ExitSpawn, Count
-};
-constexpr int kStageCount = static_cast<int>(Stage::Count);
-
-/// Stage name as used in timers, benchmark rows and snapshot fields.
-const char* stageName(Stage s);
-
 /// Accumulated wall time per stage, on the clock of the side the stage runs
 /// on: the host's steady clock on the CPU backend, CUDA events on the CUDA
 /// backend (so a stage's GPU work is charged to it, not to the next stage
-/// that waits for the GPU).
+/// that waits for the GPU). Stages are those of the simulation's pipeline,
+/// in step order (Simulation::stageNames()).
 struct StageTimes {
-    std::array<double, kStageCount> total_ms{};  ///< Sum over steps. [Units: ms]
-    long long steps = 0;                         ///< Steps timed.
-    /// Mean per step. [Units: ms]
-    double mean(Stage s) const { return steps > 0 ? total_ms[static_cast<int>(s)] / steps : 0.0; }
+    std::vector<std::string> names;  ///< Stage names, in step order.
+    std::vector<double> total_ms;    ///< Sum over steps, per stage. [Units: ms] [Size: names]
+    long long steps = 0;             ///< Steps timed.
+    /// Mean per step of stage @p k. [Units: ms] [Limit: 0 <= k < names.size()]
+    double mean(std::size_t k) const { return steps > 0 ? total_ms.at(k) / steps : 0.0; }
+    /// Mean per step of the stage named @p name; throws InputError naming
+    /// the stages for a name the pipeline does not have. [Units: ms]
+    double mean(const std::string& name) const;
 };
 
 /// Per-group counts and times.
@@ -120,12 +116,15 @@ public:
     const SceneGrid& grid() const;
     const Exec& exec() const;
     const StageTimes& times() const;
+    /// The step's stages, in order (as in timers, benchmark rows and
+    /// snapshot fields).
+    const std::vector<std::string>& stageNames() const;
     const StepReport& lastReport() const;
     const std::vector<GroupStats>& groupStats() const;
     const std::vector<ExitRecord>& exits() const;
 
-    /// Agents now (a host copy; the CUDA backend keeps the host copy current
-    /// after each step for exits and spawns).
+    /// Agents now (a host copy; CUDA: the agent table lives on the device
+    /// and is downloaded on the first call after a step).
     AgentSnapshot agents() const;
     /// Density of the last splat (at construction: of the initial agents).
     /// [Units: 1/m^2] (CUDA: downloaded on the first call after a step; each

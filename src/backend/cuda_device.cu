@@ -45,6 +45,9 @@ void copyToHost(void* dst, const void* src, std::size_t bytes) {
     CC_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
     countCopy(Copy::ToHost, bytes);
 }
+void copyOnDevice(void* dst, const void* src, std::size_t bytes) {
+    CC_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+}
 
 struct Event {
     cudaEvent_t event = nullptr;

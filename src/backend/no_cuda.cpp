@@ -25,6 +25,7 @@ void* allocate(std::size_t) { noCuda("device::allocate"); }
 void release(void*) noexcept {}
 void copyToDevice(void*, const void*, std::size_t) { noCuda("device::copyToDevice"); }
 void copyToHost(void*, const void*, std::size_t) { noCuda("device::copyToHost"); }
+void copyOnDevice(void*, const void*, std::size_t) { noCuda("device::copyOnDevice"); }
 Event* createEvent() { noCuda("device::createEvent"); }
 void destroyEvent(Event*) noexcept {}
 void recordEvent(Event*) { noCuda("device::recordEvent"); }

@@ -19,7 +19,7 @@ TransferCounts operator-(const TransferCounts& later, const TransferCounts& earl
     d.to_host_bytes = later.to_host_bytes - earlier.to_host_bytes;
     d.copies = later.copies - earlier.copies;
     for (int c = 0; c < 2; ++c)
-        for (int p = 0; p < 2; ++p) {
+        for (int p = 0; p < kPayloadKinds; ++p) {
             d.requested_bytes[c][p] = later.requested_bytes[c][p] - earlier.requested_bytes[c][p];
             d.requests[c][p] = later.requests[c][p] - earlier.requests[c][p];
         }

@@ -35,10 +35,10 @@ void printSummary(std::ostream& out, const Simulation& sim, double wallSeconds, 
     out << "mean ms per step by stage" << (sim.exec().backend == Backend::Cuda ? " (CUDA events)" : "") << ":\n";
     const StageTimes& t = sim.times();
     double total = 0;
-    for (int s = 0; s < kStageCount; ++s) total += t.mean(static_cast<Stage>(s));
-    for (int s = 0; s < kStageCount; ++s)
-        out << "  " << std::left << std::setw(17) << stageName(static_cast<Stage>(s)) << std::right << std::setw(9)
-            << std::setprecision(3) << t.mean(static_cast<Stage>(s)) << "\n";
+    for (std::size_t s = 0; s < t.names.size(); ++s) total += t.mean(s);
+    for (std::size_t s = 0; s < t.names.size(); ++s)
+        out << "  " << std::left << std::setw(17) << t.names[s] << std::right << std::setw(9) << std::setprecision(3)
+            << t.mean(s) << "\n";
     out << "  " << std::left << std::setw(17) << "total" << std::right << std::setw(9) << std::setprecision(3) << total << "\n";
     const StepReport& r = sim.lastReport();
     out << "last step: pressure residual " << std::setprecision(4) << r.pressure_residual << " 1/m^2 after "
@@ -73,7 +73,7 @@ void writeSummary(const std::string& dir, const Simulation& sim, double wallSeco
     for (const GroupStats& g : sim.groupStats()) evacuation = g.remaining == 0 ? std::max(evacuation, g.last_exit) : 1e300;
     j["evacuation_time_s"] = evacuation >= 0 && evacuation < 1e300 && sim.exitedTotal() > 0 ? nlohmann::json(evacuation)
                                                                                            : nlohmann::json(nullptr);
-    for (int s = 0; s < kStageCount; ++s) j["stage_ms_mean"][stageName(static_cast<Stage>(s))] = sim.times().mean(static_cast<Stage>(s));
+    for (std::size_t s = 0; s < sim.times().names.size(); ++s) j["stage_ms_mean"][sim.times().names[s]] = sim.times().mean(s);
     for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
     const std::string text = j.dump(2) + "\n";
     writeFileAtomic(dir + "/summary.json", text.data(), text.size());

@@ -8,6 +8,18 @@
 
 namespace ccrowd::sim {
 
+namespace {
+/// std::vector with one template parameter (for AgentColumns).
+template <class T>
+using HostVector = std::vector<T>;
+}  // namespace
+
+// every column of the table is in columnsOf(): a member left out of the list changes the size
+static_assert(sizeof(AgentColumns<View1>) == kAgentColumnCount * sizeof(View1<float>),
+              "AgentColumns has a column that columnsOf() does not list");
+static_assert(std::tuple_size<decltype(columnsOf(std::declval<AgentColumns<View1>&>()))>::value == kAgentColumnCount,
+              "kAgentColumnCount differs from columnsOf()");
+
 int goalIndex(const Scene& scene, int group, int routeStep) {
     const std::string& name = scene.groups[static_cast<std::size_t>(group)].route[static_cast<std::size_t>(routeStep)];
     for (std::size_t k = 0; k < scene.goals.size(); ++k)
@@ -21,97 +33,96 @@ float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng) {
     return std::min(d.max, std::max(d.min, d.sd > 0.f ? normal(rng) : d.mean));
 }
 
-void AgentStore::add(float x, float y, float vmax, int group) {
-    x_.vector().push_back(x);
-    y_.vector().push_back(y);
-    vx_.vector().push_back(0.f);
-    vy_.vector().push_back(0.f);
-    px_.vector().push_back(0.f);
-    py_.vector().push_back(0.f);
-    vmax_.vector().push_back(vmax);
-    field_.vector().push_back(table_.fieldOf.at(static_cast<std::size_t>(group)).at(0));
-    id_.vector().push_back(nextId_++);
-    deviceCurrent_ = false;
+AgentStore::AgentStore(FieldTable table, const Scene& scene, const SceneGrid& grid, const Exec& ex)
+    : ex_(ex), table_(std::move(table)), grid_(grid.info()) {
+    // the goals' cells, stacked per goal, on the Exec's side
+    const std::size_t cells = static_cast<std::size_t>(grid.nx) * grid.ny;
+    goalMasks_.resize(static_cast<int>(cells * scene.goals.size()));
+    for (std::size_t k = 0; k < scene.goals.size(); ++k)
+        for (int c : grid.goal_cells[k]) goalMasks_[k * cells + static_cast<std::size_t>(c)] = 1;
+    // per field: the goal ending its route step and what follows it
+    for (std::size_t f = 0; f < table_.group.size(); ++f) {
+        const std::size_t g = static_cast<std::size_t>(table_.group[f]), r = static_cast<std::size_t>(table_.step[f]);
+        const int goal = table_.routeGoal[g][r];
+        routeGoal_.vector().push_back(goal);
+        const bool last = r + 1 == table_.fieldOf[g].size();
+        routeNext_.vector().push_back(!last ? table_.fieldOf[g][r + 1]
+                                            : scene.goals[static_cast<std::size_t>(goal)].exit ? kRouteLeave : kRouteStay);
+    }
+    for (Array<int>* a : {&routeGoal_, &routeNext_}) a->toDevice(ex_);
+    goalMasks_.toDevice(ex_);
+    record_.fieldsInUse.assign(table_.group.size(), 0);
 }
 
-AgentViews AgentStore::views(const Exec& ex) {
-    AgentViews v;
-    v.n = size();
-    // one upload per change of the host copy (a step and the viewer's publish
-    // share it); the CPU moves nothing but asks the same (transfer ledger)
-    if (!deviceCurrent_ && size() > 0) {
-        for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->toDevice(ex);
-        for (Array<int>* a : {&field_, &id_}) a->toDevice(ex);
+void AgentStore::append(const std::vector<NewAgent>& born) {
+    const int m = static_cast<int>(born.size());
+    if (m == 0) return;
+    // the new rows on the host: at rest on their group's first route step
+    AgentColumns<HostVector> rows;
+    for (const NewAgent& b : born) {
+        rows.x.push_back(b.x); rows.y.push_back(b.y);
+        rows.vx.push_back(0.f); rows.vy.push_back(0.f);
+        rows.px.push_back(0.f); rows.py.push_back(0.f);
+        rows.vmax.push_back(b.vmax);
+        rows.field.push_back(table_.fieldOf.at(static_cast<std::size_t>(b.group)).at(0));
+        rows.id.push_back(nextId_++);
     }
-    deviceCurrent_ = true;
-    v.x = x_.view(ex); v.y = y_.view(ex);
-    v.vx = vx_.view(ex); v.vy = vy_.view(ex);
-    v.px = px_.view(ex); v.py = py_.view(ex);
-    v.vmax = vmax_.view(ex);
-    v.field = field_.view(ex); v.id = id_.view(ex);
+    // every column grows on the Exec's side and takes its new rows there
+    const int n = n_;
+    forEachColumnPair(cols_, rows, [&](auto& column, const auto& values) {
+        column.resizeOn(ex_, n + m);
+        column.writeOn(ex_, n, values.data(), m);
+    });
+    n_ = n + m;
+}
+
+AgentViews AgentStore::views() {
+    AgentViews v;
+    v.n = n_;
+    forEachColumnPair(cols_, v, [&](auto& column, auto& view) { view = column.view(ex_); });
     return v;
 }
 
-void AgentStore::download(const Exec& ex) {
-    if (size() == 0) return;
-    // the splat stores the agents sorted by cell: every array changed (CUDA
-    // downloads; the CPU moves nothing but asks the same, for the ledger)
-    for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->toHost(ex);
-    for (Array<int>* a : {&field_, &id_}) a->toHost(ex);
-    deviceCurrent_ = true;
+void AgentStore::toHost() {
+    if (hostCurrent_) return;
+    // CUDA downloads every column; the CPU moves nothing but asks the same (transfer ledger)
+    if (n_ > 0) forEachColumn(cols_, [&](auto& column) { column.toHost(ex_); });
+    hostCurrent_ = true;
 }
 
-std::vector<int> AgentStore::fieldsInUse(int fieldCount) const {
-    std::vector<int> used(static_cast<std::size_t>(fieldCount), 0);
-    for (int f : field_.vector()) used[static_cast<std::size_t>(f)] = 1;
-    return used;
-}
-
-std::vector<ExitEvent> AgentStore::advanceRoutes(const Scene& scene, const SceneGrid& grid,
-                                                 const std::vector<Field<std::uint8_t>>& goalMask) {
+std::vector<ExitEvent> AgentStore::advanceRoutes(AgentSortBuffers& sort) {
     std::vector<ExitEvent> left;
-    const int n = size();
-    int kept = 0;
-    bool advanced = false;  // someone moved on to the next route step
-    for (int k = 0; k < n; ++k) {
-        const int g = table_.group[static_cast<std::size_t>(field_[k])];
-        const int step = table_.step[static_cast<std::size_t>(field_[k])];
-        const GroupSpec& spec = scene.groups[static_cast<std::size_t>(g)];
-        int field = field_[k];
-        // inside the current goal: next route step, or leave at a final exit
-        int i = 0, j = 0;
-        grid.cellOf(x_[k], y_[k], i, j);
-        const int goal = table_.routeGoal[static_cast<std::size_t>(g)][static_cast<std::size_t>(step)];
-        if (goalMask[static_cast<std::size_t>(goal)](i, j)) {
-            if (step + 1 < static_cast<int>(spec.route.size())) {
-                field = table_.fieldOf[static_cast<std::size_t>(g)][static_cast<std::size_t>(step + 1)];
-                advanced = true;
-            } else if (scene.goals[static_cast<std::size_t>(goal)].exit) {
-                left.push_back({id_[k], g, x_[k], y_[k]});
-                continue;
-            }
-        }
-        // compact in place, keeping order (deterministic)
-        x_[kept] = x_[k]; y_[kept] = y_[k]; vx_[kept] = vx_[k]; vy_[kept] = vy_[k];
-        px_[kept] = px_[k]; py_[kept] = py_[k]; vmax_[kept] = vmax_[k];
-        id_[kept] = id_[k]; field_[kept] = field;
-        ++kept;
+    if (n_ == 0) return left;
+    std::vector<ExitRow> rows;
+    const RouteTable route{routeGoal_.view(ex_), routeNext_.view(ex_)};
+    record_ = sim::advanceRoutes(ex_, views(), grid_, goalMasks_.view(ex_), route, static_cast<int>(table_.group.size()),
+                                 sort, ws_, rows);
+    for (const ExitRow& r : rows)
+        left.push_back({r.id, table_.group[static_cast<std::size_t>(r.field)], r.x, r.y});
+    // the kept agents fill the front of every column: shrink to them
+    if (record_.kept != n_) {
+        forEachColumn(cols_, [&](auto& column) { column.resizeOn(ex_, record_.kept); });
+        n_ = record_.kept;
     }
-    // the host copy changed only when someone left or moved on: only then
-    // does the device copy need the host's again
-    if (kept == n && !advanced) return left;
-    for (Array<float>* a : {&x_, &y_, &vx_, &vy_, &px_, &py_, &vmax_}) a->resize(kept);
-    for (Array<int>* a : {&field_, &id_}) a->resize(kept);
-    deviceCurrent_ = false;
     return left;
 }
 
-AgentSnapshot AgentStore::snapshot(const Scene& scene) const {
+void AgentStore::recordFields(AgentSortBuffers& sort) {
+    record_ = recordAgents(ex_, views(), static_cast<int>(table_.group.size()), sort, ws_);
+}
+
+void AgentStore::positionsIn(float x0, float y0, float x1, float y1, AgentSortBuffers& sort, std::vector<float>& xs,
+                             std::vector<float>& ys) {
+    sim::positionsIn(ex_, views(), x0, y0, x1, y1, sort, ws_, xs, ys);
+}
+
+AgentSnapshot AgentStore::snapshot(const Scene& scene) {
+    toHost();
     AgentSnapshot s;
-    s.x = x_.vector(); s.y = y_.vector(); s.vx = vx_.vector(); s.vy = vy_.vector();
-    s.vmax = vmax_.vector(); s.id = id_.vector();
+    s.x = cols_.x.vector(); s.y = cols_.y.vector(); s.vx = cols_.vx.vector(); s.vy = cols_.vy.vector();
+    s.vmax = cols_.vmax.vector(); s.id = cols_.id.vector();
     // group, route step and radius from each agent's field
-    for (int f : field_.vector()) {
+    for (int f : cols_.field.vector()) {
         const int g = table_.group[static_cast<std::size_t>(f)];
         s.group.push_back(g);
         s.route_step.push_back(table_.step[static_cast<std::size_t>(f)]);
@@ -120,6 +131,10 @@ AgentSnapshot AgentStore::snapshot(const Scene& scene) const {
     return s;
 }
 
-std::size_t AgentStore::bytesPerAgent() const { return 7 * sizeof(float) + 2 * sizeof(int); }
+std::size_t AgentStore::bytesPerAgent() const {
+    std::size_t b = sizeof(int);  // the int compaction buffer of exit_spawn
+    forEachColumn(cols_, [&](const auto& column) { b += sizeof(*column.host()); });
+    return b;
+}
 
 }  // namespace ccrowd::sim

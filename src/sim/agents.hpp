@@ -1,8 +1,10 @@
 #pragma once
 /// @file agents.hpp
-/// The agents of a simulation as a structure of arrays (host master copy,
-/// mirrored on the device for the CUDA backend), with the host-side parts of
-/// the exit_spawn stage: adding agents, route advance, exits, compaction.
+/// The agent table of a simulation: the columns of kernels/agent_columns.hpp
+/// kept on the backend's side (the CUDA backend's master copy is on the
+/// device; the host copy is downloaded only when a reader asks), with the
+/// route rules of the exit_spawn stage (per-field goals and what follows
+/// them, the goals' cells) and the host-side parts of spawning.
 
 #include <cstdint>
 #include <random>
@@ -12,6 +14,7 @@
 #include "ccrowd/field.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "kernels/exit_spawn.hpp"
 #include "kernels/stages.hpp"
 
 namespace ccrowd::sim {
@@ -21,6 +24,13 @@ struct ExitEvent {
     int id = 0;
     int group = 0;
     float x = 0.f, y = 0.f;  ///< Where it left. [Units: m]
+};
+
+/// An agent to add (initial placement or a source's birth).
+struct NewAgent {
+    float x = 0.f, y = 0.f;  ///< [Units: m]
+    float vmax = 1.34f;      ///< Free speed. [Units: m/s] [Limit: > 0]
+    int group = 0;
 };
 
 /// Index of the goal a group walks to at a route step.
@@ -37,48 +47,64 @@ struct FieldTable {
     std::vector<std::vector<int>> routeGoal;    ///< [group][route step] -> goal index.
 };
 
-/// Structure-of-arrays agent storage: 36 bytes per agent (position,
-/// velocity, preferred velocity, free speed, field, id). Group, route step
-/// and radius follow from the field (FieldTable) and the group's spec.
+/// The agent table: 36 bytes per agent in 9 columns (position, velocity,
+/// preferred velocity, free speed, field, id). Group, route step and radius
+/// follow from the field (FieldTable) and the group's spec.
 class AgentStore {
 public:
     AgentStore() = default;
-    explicit AgentStore(FieldTable table) : table_(std::move(table)) {}
-    int size() const { return x_.size(); }
-    /// Appends an agent at rest on the first route step of @p group. [Units: m, m/s]
-    void add(float x, float y, float vmax, int group);
-    /// Views on the side @p ex runs on (CUDA: uploads the host arrays unless
-    /// the device copy is already current).
-    AgentViews views(const Exec& ex);
-    /// Copies device arrays back to the host (CUDA backend; on the CPU only
-    /// the requests are counted in the transfer ledger).
-    void download(const Exec& ex);
-    /// 1 for every field index some agent follows. [Size: fieldCount]
-    std::vector<int> fieldsInUse(int fieldCount) const;
-    /// Agents inside their route goal (goalMask of the goal, by cell) move
-    /// on to the next route step, or leave at their final goal when it is an
-    /// exit. Leaving agents are removed (order of the others kept).
-    std::vector<ExitEvent> advanceRoutes(const Scene& scene, const SceneGrid& grid,
-                                         const std::vector<Field<std::uint8_t>>& goalMask);
-    /// Host copy for readers (radius from each group's spec).
-    AgentSnapshot snapshot(const Scene& scene) const;
-    /// Positions, for spawn overlap tests.
-    const std::vector<float>& xs() const { return x_.vector(); }
-    const std::vector<float>& ys() const { return y_.vector(); }
-    /// Bytes of per-agent storage held here.
+    /// An empty table for @p scene's groups and goals on @p grid, on @p ex's side.
+    AgentStore(FieldTable table, const Scene& scene, const SceneGrid& grid, const Exec& ex);
+    int size() const { return n_; }
+    /// Appends agents at rest on the first route step of their group, ids in
+    /// order, on the Exec's side (CUDA: the new rows are uploaded, nothing
+    /// else moves).
+    void append(const std::vector<NewAgent>& born);
+    /// Views of the columns on the Exec's side (nothing is copied).
+    AgentViews views();
+    /// The stages changed the columns: the host copy is stale.
+    void changed() { hostCurrent_ = false; }
+    /// Route advance and exits on the Exec's side (kernels/exit_spawn.hpp):
+    /// agents inside their route goal move on or leave at a final exit; the
+    /// leavers are returned in table order and the table compacted (order of
+    /// the others kept). Also refreshes fieldsInUse(). Borrows the agent
+    /// sort's buffers @p sort (free at the end of a step).
+    std::vector<ExitEvent> advanceRoutes(AgentSortBuffers& sort);
+    /// Refreshes fieldsInUse() for the table as it stands.
+    void recordFields(AgentSortBuffers& sort);
+    /// 1 for every field some agent follows, as of the last advanceRoutes()
+    /// or recordFields(). [Size: fields]
+    const std::vector<int>& fieldsInUse() const { return record_.fieldsInUse; }
+    /// Positions of the agents inside [x0, x1) x [y0, y1) [m] (CUDA: only
+    /// those come to the host).
+    void positionsIn(float x0, float y0, float x1, float y1, AgentSortBuffers& sort, std::vector<float>& xs,
+                     std::vector<float>& ys);
+    /// Host copy for readers (radius from each group's spec); CUDA: the
+    /// columns are downloaded once per change.
+    AgentSnapshot snapshot(const Scene& scene);
+    /// Bytes of per-agent storage held here (the columns and the exit_spawn
+    /// stage's own per-agent buffer), per agent.
     std::size_t bytesPerAgent() const;
-    /// One past the largest id given so far (ids are 0, 1, 2, ... in order of add()).
+    /// Bytes of the goals' cell masks. [Units: bytes]
+    std::size_t goalMaskBytes() const { return static_cast<std::size_t>(goalMasks_.size()); }
+    /// One past the largest id given so far (ids are 0, 1, 2, ... in order of arrival).
     int idEnd() const { return nextId_; }
 
 private:
+    /// The host copy of every column current (CUDA: downloads once per change).
+    void toHost();
+
+    Exec ex_;
     FieldTable table_;
-    Array<float> x_, y_, vx_, vy_, px_, py_, vmax_;
-    Array<int> field_, id_;
+    GridInfo grid_;
+    AgentColumns<Array> cols_;
+    int n_ = 0;
     int nextId_ = 0;
-    /// CUDA: the device arrays equal the host arrays (set by views() and
-    /// download(), cleared by add() and by advanceRoutes() when someone left
-    /// or moved on, which change the host copy).
-    bool deviceCurrent_ = false;
+    bool hostCurrent_ = true;          ///< The host copy equals the columns on the Exec's side.
+    Array<std::uint8_t> goalMasks_;    ///< Per goal, 1 on its cells. [Size: goals * nx * ny]
+    Array<int> routeGoal_, routeNext_; ///< RouteTable per field. [Size: fields]
+    ExitSpawnWorkspace ws_;
+    AgentRecord record_;
 };
 
 }  // namespace ccrowd::sim

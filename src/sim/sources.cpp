@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/agents.hpp"
 
 namespace ccrowd::sim {
 
@@ -31,6 +30,17 @@ SourceSpawner::SourceSpawner(const Scene& scene, const SceneGrid& grid)
                 if (!grid.blocked(i, j) &&
                     inside(scene.sources[s].region, grid.origin.x + (i + 0.5f) * grid.h, grid.origin.y + (j + 0.5f) * grid.h))
                     state_[s].cells.push_back(i + j * grid.nx);
+    // bounding box of each source's cells (a candidate lies in one of them)
+    for (State& st : state_) {
+        if (st.cells.empty()) continue;
+        int i0 = grid.nx, j0 = grid.ny, i1 = -1, j1 = -1;
+        for (int c : st.cells) {
+            i0 = std::min(i0, c % grid.nx); i1 = std::max(i1, c % grid.nx);
+            j0 = std::min(j0, c / grid.nx); j1 = std::max(j1, c / grid.nx);
+        }
+        st.x0 = grid.origin.x + i0 * grid.h; st.x1 = grid.origin.x + (i1 + 1) * grid.h;
+        st.y0 = grid.origin.y + j0 * grid.h; st.y1 = grid.origin.y + (j1 + 1) * grid.h;
+    }
 }
 
 bool SourceSpawner::pending(double t) const {
@@ -43,19 +53,33 @@ bool SourceSpawner::pending(double t) const {
     return false;
 }
 
-std::vector<SpawnEvent> SourceSpawner::spawn(double t, double dt, const AgentStore& agents, float dMin) {
-    std::vector<SpawnEvent> out;
+std::vector<NewAgent> SourceSpawner::spawn(double t, double dt, const NearbyAgents& nearby, float dMin) {
+    std::vector<NewAgent> out;
     if (!scene_ || state_.empty()) return out;
     const float d2 = dMin * dMin;
-    // agents near a candidate: brute force over the store, fine for source rates
+    // births owed for the part of (t - dt, t] inside [start, end); the box
+    // (grown by dMin) of the sources that will try to place one
+    float bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY;
+    for (std::size_t s = 0; s < state_.size(); ++s) {
+        const SourceSpec& src = scene_->sources[s];
+        State& st = state_[s];
+        if (st.cells.empty()) continue;
+        const double a = std::max(t - dt, static_cast<double>(src.start)), b = std::min(t, static_cast<double>(src.end));
+        if (b > a) st.owed += src.rate * (b - a);
+        if (st.owed < 1.0 || (src.max_agents >= 0 && st.born >= src.max_agents)) continue;
+        bx0 = std::min(bx0, st.x0 - dMin); by0 = std::min(by0, st.y0 - dMin);
+        bx1 = std::max(bx1, st.x1 + dMin); by1 = std::max(by1, st.y1 + dMin);  // (+ dMin: no agent closer is left out)
+    }
+    if (!(bx0 < bx1)) return out;
+    // the agents there: every other agent is farther than dMin from any candidate
+    std::vector<float> ax, ay;
+    nearby(bx0, by0, bx1, by1, ax, ay);
     auto freeAt = [&](float x, float y) {
-        const std::vector<float>& ax = agents.xs();
-        const std::vector<float>& ay = agents.ys();
         for (std::size_t k = 0; k < ax.size(); ++k) {
             const float dx = ax[k] - x, dy = ay[k] - y;
             if (dx * dx + dy * dy < d2) return false;
         }
-        for (const SpawnEvent& e : out)
+        for (const NewAgent& e : out)
             if ((e.x - x) * (e.x - x) + (e.y - y) * (e.y - y) < d2) return false;
         return true;
     };
@@ -63,9 +87,6 @@ std::vector<SpawnEvent> SourceSpawner::spawn(double t, double dt, const AgentSto
         const SourceSpec& src = scene_->sources[s];
         State& st = state_[s];
         if (st.cells.empty()) continue;
-        // births owed for the part of (t - dt, t] inside [start, end)
-        const double a = std::max(t - dt, static_cast<double>(src.start)), b = std::min(t, static_cast<double>(src.end));
-        if (b > a) st.owed += src.rate * (b - a);
         std::uniform_int_distribution<std::size_t> cell(0, st.cells.size() - 1);
         std::uniform_real_distribution<float> unit(0.f, 1.f);
         while (st.owed >= 1.0 && (src.max_agents < 0 || st.born < src.max_agents)) {

@@ -5,31 +5,29 @@
 /// the scene's seed.
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <vector>
 
 #include "ccrowd/scene.hpp"
+#include "sim/agents.hpp"
 
 namespace ccrowd::sim {
 
-class AgentStore;
-
-/// An agent to add.
-struct SpawnEvent {
-    float x = 0.f, y = 0.f;  ///< [Units: m]
-    float vmax = 1.34f;      ///< [Units: m/s]
-    int group = 0;
-};
 
 /// Spawns the scene's sources over time.
 class SourceSpawner {
 public:
     SourceSpawner() = default;
     SourceSpawner(const Scene& scene, const SceneGrid& grid);
-    /// Agents born in (t - dt, t], placed at least dMin from every agent in
-    /// @p agents and from each other; a birth with no free place waits for
-    /// the next step.
-    std::vector<SpawnEvent> spawn(double t, double dt, const AgentStore& agents, float dMin);
+    /// The positions of the agents inside [x0, x1) x [y0, y1) [m].
+    using NearbyAgents = std::function<void(float x0, float y0, float x1, float y1, std::vector<float>& xs,
+                                            std::vector<float>& ys)>;
+    /// Agents born in (t - dt, t], placed at least dMin from every agent and
+    /// from each other; a birth with no free place waits for the next step.
+    /// The agents are asked for (@p nearby) only in a step with a birth due,
+    /// and only those within dMin of the sources that owe one.
+    std::vector<NewAgent> spawn(double t, double dt, const NearbyAgents& nearby, float dMin);
     /// True when some source may still spawn after time @p t.
     bool pending(double t) const;
 
@@ -38,6 +36,7 @@ private:
         double owed = 0.0;       ///< Births due but not placed yet.
         long long born = 0;      ///< Agents spawned so far.
         std::vector<int> cells;  ///< Open cells of the region.
+        float x0 = 0.f, y0 = 0.f, x1 = 0.f, y1 = 0.f;  ///< Bounding box of those cells. [Units: m]
     };
     const Scene* scene_ = nullptr;
     const SceneGrid* grid_ = nullptr;

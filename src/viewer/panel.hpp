@@ -24,7 +24,8 @@ struct PanelState {
     double step_ms = 0.0;                   ///< Wall time of the last step and its publication, on the simulation thread. [Units: ms]
     int agents = 0;
     double sim_time = 0.0;                  ///< [Units: s]
-    std::array<double, kStageCount> stage_ms{};  ///< Mean per step. [Units: ms]
+    std::vector<std::string> stage_names;   ///< The simulation's stages, in step order.
+    std::vector<double> stage_ms;           ///< Mean per step, per stage. [Units: ms]
     int agent_draw_calls = 0;
     DrawSettings draw;                      ///< Edited: overlay, field, colours.
     int field_count = 1;

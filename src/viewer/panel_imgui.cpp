@@ -47,8 +47,8 @@ void Panel::draw(PanelState& s) {
     ImGui::Text("%d agents, t = %.2f s, %d agent draw call(s)", s.agents, s.sim_time, s.agent_draw_calls);
     if (ImGui::CollapsingHeader("ms per stage", ImGuiTreeNodeFlags_DefaultOpen)) {
         double total = 0.0;
-        for (int k = 0; k < kStageCount; ++k) {
-            ImGui::Text("%-17s %8.3f", stageName(static_cast<Stage>(k)), s.stage_ms[k]);
+        for (std::size_t k = 0; k < s.stage_ms.size() && k < s.stage_names.size(); ++k) {
+            ImGui::Text("%-17s %8.3f", s.stage_names[k].c_str(), s.stage_ms[k]);
             total += s.stage_ms[k];
         }
         ImGui::Text("%-17s %8.3f", "step", total);

@@ -84,7 +84,10 @@ void SimThread::publish(bool stepped) {
     stats_.steps = sim_->steps();
     stats_.agents = sim_->agentCount();
     stats_.finished = sim_->finished();
-    for (int k = 0; k < kStageCount; ++k) stats_.stage_ms[static_cast<std::size_t>(k)] = sim_->times().mean(static_cast<Stage>(k));
+    const StageTimes& t = sim_->times();
+    stats_.stage_names = t.names;
+    stats_.stage_ms.resize(t.names.size());
+    for (std::size_t k = 0; k < t.names.size(); ++k) stats_.stage_ms[k] = t.mean(k);
 }
 
 void SimThread::run() {

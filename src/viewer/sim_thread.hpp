@@ -27,7 +27,8 @@ struct SimStats {
     long long steps = 0;       ///< Steps taken.
     int agents = 0;            ///< Agents in the domain.
     bool finished = false;     ///< Simulation::finished().
-    std::array<double, kStageCount> stage_ms{};  ///< Mean per step. [Units: ms]
+    std::vector<std::string> stage_names;  ///< The simulation's stages, in step order.
+    std::vector<double> stage_ms;  ///< Mean per step, per stage. [Units: ms]
     double step_ms = 0.0;      ///< Wall time of the last step and its publication. [Units: ms]
 };
 

@@ -1,0 +1,131 @@
+/// @file exit_spawn.cu
+/// Exit/spawn stage launchers (j): route advance, exits and the stable
+/// compaction of the agent table on the Exec's side (kernels/exit_spawn.hpp),
+/// and the positions a source's overlap test reads. Compiled by nvcc in CUDA
+/// builds and by the C++ compiler (OpenMP, Thrust's OMP system) otherwise.
+
+#include <string>
+
+#include <thrust/scan.h>
+#include <thrust/system/omp/execution_policy.h>
+#include <thrust/system_error.h>
+
+#include "ccrowd/config.hpp"
+#include "ccrowd/error.hpp"
+#include "exit_spawn.hpp"
+#include "launch.hpp"
+#include "omp_threads.hpp"
+#include "splat.hpp"
+
+#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
+#include <thrust/system/cuda/execution_policy.h>
+#endif
+
+namespace ccrowd::sim {
+namespace {
+
+/// out = exclusive prefix sum of in ([Size: n], on the Exec's side).
+void exclusiveScan(const Exec& ex, const int* in, int* out, int n) {
+    if (n <= 0) return;
+    try {
+        if (ex.backend == Backend::Cuda) {
+#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
+            thrust::exclusive_scan(thrust::cuda::par, in, in + n, out);
+            return;
+#else
+            throw BackendError("exit_spawn: CUDA backend requested but this build has no CUDA backend");
+#endif
+        }
+        const OmpThreads threads(ex);
+        thrust::exclusive_scan(thrust::omp::par, in, in + n, out);
+    } catch (const thrust::system_error& e) {
+        throw BackendError(std::string("thrust::exclusive_scan (exit_spawn) failed: ") + e.what() + " at " + __FILE__);
+    }
+}
+
+/// Keep flags and slots for @p n agents; the flags are filled by @p flagKernel.
+template <class K>
+void flagAndScan(const Exec& ex, int n, AgentSortBuffers& sort, K flagKernel) {
+    sort.key.resize(n);
+    sort.order.resize(n);
+    flagKernel.keep = sort.key.view(ex);
+    forEachIndex(ex, n, flagKernel);
+    exclusiveScan(ex, sort.key.view(ex).data, sort.order.view(ex).data, n);
+}
+
+/// The record after flagAndScan(): counts and fields in use, one read.
+AgentRecord readRecord(const Exec& ex, const AgentViews& a, int fieldCount, AgentSortBuffers& sort, ExitSpawnWorkspace& ws) {
+    const int n = a.n;
+    ws.record.resize(2 + fieldCount);
+    const View1<const int> keep = sort.key.view(ex), slot = sort.order.view(ex);
+    const View1<std::uint32_t> rec = ws.record.view(ex);
+    forEachIndex(ex, 1, RecordKernel{keep, slot, n, fieldCount, rec});
+    if (fieldCount > 0) forEachIndex(ex, n, FieldUseKernel{keep, a.field, rec});
+    ws.record.toHost(ex, device::Payload::Record);
+    AgentRecord r;
+    r.kept = static_cast<int>(ws.record[0]);
+    r.left = static_cast<int>(ws.record[1]);
+    r.fieldsInUse.resize(static_cast<std::size_t>(fieldCount));
+    for (int f = 0; f < fieldCount; ++f) r.fieldsInUse[static_cast<std::size_t>(f)] = ws.record[2 + f] ? 1 : 0;
+    return r;
+}
+
+/// Scatter of one column's kept values to their slots through @p scratch, then back.
+template <class T>
+void compactThrough(const Exec& ex, AgentSortBuffers& sort, View1<T> column, View1<T> scratch, int kept) {
+    forEachIndex(ex, column.n, CompactKernel<T>{sort.key.view(ex), sort.order.view(ex), column, scratch});
+    forEachIndex(ex, kept, CopyKernel<T>{scratch, column});
+}
+/// compactThrough() of a float column with the float scratch, of an int one with the int scratch.
+void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, View1<float> c, int kept) {
+    compactThrough<float>(ex, sort, c, sort.scratch.view(ex), kept);
+}
+void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, View1<int> c, int kept) {
+    compactThrough<int>(ex, sort, c, ws.intScratch.view(ex), kept);
+}
+
+}  // namespace
+
+AgentRecord advanceRoutes(const Exec& ex, const AgentViews& a, const GridInfo& g, View1<const std::uint8_t> goalMasks,
+                          const RouteTable& route, int fieldCount, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, std::vector<ExitRow>& left) {
+    const int n = a.n;
+    // 1. route advance and keep flags; 2. slots (exclusive scan); 3. the record
+    flagAndScan(ex, n, sort, RouteAdvanceKernel{a, g, goalMasks, route, {}});
+    const AgentRecord r = readRecord(ex, a, fieldCount, sort, ws);
+    if (r.left == 0) return r;
+    // 4. the leavers' rows, in table order (16 bytes each come back)
+    ws.rows.resize(r.left);
+    forEachIndex(ex, n, ExitRowKernel{a, sort.key.view(ex), sort.order.view(ex), ws.rows.view(ex)});
+    ws.rows.toHost(ex, device::Payload::Record);
+    left.insert(left.end(), ws.rows.vector().begin(), ws.rows.vector().end());
+    // 5. every column compacted in place, stable
+    sort.scratch.resize(n);
+    ws.intScratch.resize(n);
+    AgentViews cols = a;
+    forEachColumn(cols, [&](auto column) { compactColumn(ex, sort, ws, column, r.kept); });
+    return r;
+}
+
+AgentRecord recordAgents(const Exec& ex, const AgentViews& a, int fieldCount, AgentSortBuffers& sort, ExitSpawnWorkspace& ws) {
+    flagAndScan(ex, a.n, sort, KeepAllKernel{});
+    return readRecord(ex, a, fieldCount, sort, ws);
+}
+
+void positionsIn(const Exec& ex, const AgentViews& a, float x0, float y0, float x1, float y1, AgentSortBuffers& sort, ExitSpawnWorkspace& ws,
+                 std::vector<float>& xs, std::vector<float>& ys) {
+    const int n = a.n;
+    flagAndScan(ex, n, sort, InBoxKernel{a.x, a.y, x0, y0, x1, y1, {}});
+    const AgentRecord r = readRecord(ex, a, 0, sort, ws);
+    ws.nearX.resize(r.kept);
+    ws.nearY.resize(r.kept);
+    if (r.kept > 0) {
+        forEachIndex(ex, n, GatherPositionsKernel{a.x, a.y, sort.key.view(ex), sort.order.view(ex), ws.nearX.view(ex),
+                                                  ws.nearY.view(ex)});
+        ws.nearX.toHost(ex, device::Payload::Record);
+        ws.nearY.toHost(ex, device::Payload::Record);
+    }
+    xs = ws.nearX.vector();
+    ys = ws.nearY.vector();
+}
+
+}  // namespace ccrowd::sim

@@ -1,0 +1,136 @@
+#pragma once
+/// @file exit_spawn.hpp
+/// Exit/spawn stage (j), host+device: agents inside their route goal move
+/// on to the next route step or leave at a final exit, and the agent table
+/// is compacted on the backend's side (a stable stream compaction: an
+/// exclusive scan of the keep flags gives every kept agent its new slot, so
+/// the order of the others is kept and the result does not depend on
+/// threads); the host reads one small record per step, and the exit rows
+/// only when somebody left. Launched by exit_spawn.cu.
+
+#include <cstdint>
+
+#include "atomics.hpp"
+#include "ccrowd/field.hpp"
+#include "ccrowd/hd.hpp"
+#include "stages.hpp"
+
+namespace ccrowd::sim {
+
+/// Reusable buffers of the exit_spawn stage, on the Exec's side. The keep
+/// flags, their scan and the float compaction buffer are the agent sort's
+/// buffers (AgentSortBuffers: key, order, scratch), free at this point of
+/// the step, so the stage adds 4 bytes per agent.
+struct ExitSpawnWorkspace {
+    Array<int> intScratch;        ///< Compaction buffer of an int column. [Size: agents]
+    Array<ExitRow> rows;          ///< Leavers of the step. [Size: leavers]
+    Array<std::uint32_t> record;  ///< The step record (see RecordKernel). [Size: 2 + fields]
+    Array<float> nearX, nearY;    ///< Positions inside a box (spawn overlap tests). [Size: agents inside]
+};
+
+/// Cell of a point clamped to the grid: SceneGrid::cellOf's rule (floor in
+/// double precision, NaN to 0), so the device and the host agree.
+CC_HD inline void clampedCellOf(const GridInfo& g, float x, float y, int& i, int& j) {
+    const double fi = floor((static_cast<double>(x) - g.ox) / g.h);
+    const double fj = floor((static_cast<double>(y) - g.oy) / g.h);
+    const double ci = fi != fi ? 0.0 : (fi < 0.0 ? 0.0 : (fi > g.nx - 1 ? g.nx - 1 : fi));
+    const double cj = fj != fj ? 0.0 : (fj < 0.0 ? 0.0 : (fj > g.ny - 1 ? g.ny - 1 : fj));
+    i = static_cast<int>(ci);
+    j = static_cast<int>(cj);
+}
+
+/// Pass 1: an agent inside the goal of its route step (goalMasks, stacked
+/// per goal, [Size: goals * nx * ny]) takes the field of the next route
+/// step, or is marked to leave (keep = 0) when the step is its group's last
+/// and the goal an exit (RouteTable::next).
+struct RouteAdvanceKernel {
+    AgentViews a;
+    GridInfo g;
+    View1<const std::uint8_t> goalMasks;
+    RouteTable route;
+    View1<int> keep;
+    CC_HD void operator()(int k) const {
+        int i = 0, j = 0;
+        clampedCellOf(g, a.x[k], a.y[k], i, j);
+        const int f = a.field[k];
+        keep[k] = 1;
+        const long long cell = static_cast<long long>(route.goal[f]) * g.nx * g.ny + i + static_cast<long long>(j) * g.nx;
+        if (!goalMasks[cell]) return;
+        const int next = route.next[f];
+        if (next >= 0) a.field[k] = next;
+        else if (next == kRouteLeave) keep[k] = 0;
+    }
+};
+
+/// keep = 1 for every agent (a record of the table as it stands).
+struct KeepAllKernel {
+    View1<int> keep;
+    CC_HD void operator()(int k) const { keep[k] = 1; }
+};
+
+/// keep = 1 for agents inside [x0, x1) x [y0, y1) (spawn overlap tests).
+struct InBoxKernel {
+    View1<const float> x, y;
+    float x0, y0, x1, y1;
+    View1<int> keep;
+    CC_HD void operator()(int k) const { keep[k] = x[k] >= x0 && x[k] < x1 && y[k] >= y0 && y[k] < y1 ? 1 : 0; }
+};
+
+/// The step record, one thread: [0] agents kept, [1] agents not kept, and
+/// [2 + f] cleared for FieldUseKernel, which then marks (nonzero) every
+/// field f a kept agent follows.
+struct RecordKernel {
+    View1<const int> keep, slot;
+    int n;
+    int fieldCount;
+    View1<std::uint32_t> record;
+    CC_HD void operator()(int) const {
+        const int kept = n > 0 ? slot[n - 1] + keep[n - 1] : 0;
+        record[0] = static_cast<std::uint32_t>(kept);
+        record[1] = static_cast<std::uint32_t>(n - kept);
+        for (int f = 0; f < fieldCount; ++f) record[2 + f] = 0u;
+    }
+};
+
+/// Marks the field of every kept agent in the record (order-independent
+/// atomic or: the record does not depend on threads).
+struct FieldUseKernel {
+    View1<const int> keep, field;
+    View1<std::uint32_t> record;
+    CC_HD void operator()(int k) const {
+        if (keep[k]) atomicOrRelaxed(&record[2 + field[k]], 1u);
+    }
+};
+
+/// Row of every agent not kept, at its rank among them (k - slot[k]).
+struct ExitRowKernel {
+    AgentViews a;
+    View1<const int> keep, slot;
+    View1<ExitRow> rows;
+    CC_HD void operator()(int k) const {
+        if (!keep[k]) rows[k - slot[k]] = ExitRow{a.id[k], a.field[k], a.x[k], a.y[k]};
+    }
+};
+
+/// Scatter of one column: every kept agent's value to its slot.
+template <class T>
+struct CompactKernel {
+    View1<const int> keep, slot;
+    View1<const T> in;
+    View1<T> out;
+    CC_HD void operator()(int k) const {
+        if (keep[k]) out[slot[k]] = in[k];
+    }
+};
+
+/// Positions of the agents inside the box (keep = 1), at their slot.
+struct GatherPositionsKernel {
+    View1<const float> x, y;
+    View1<const int> keep, slot;
+    View1<float> outX, outY;
+    CC_HD void operator()(int k) const {
+        if (keep[k]) { outX[slot[k]] = x[k]; outY[slot[k]] = y[k]; }
+    }
+};
+
+}  // namespace ccrowd::sim

@@ -1,0 +1,43 @@
+/// @file exit_spawn_stage.cpp
+#include "sim/exit_spawn_stage.hpp"
+
+#include "sim/sim_state.hpp"
+
+namespace ccrowd::sim {
+
+namespace {
+
+void runExitSpawn(SimState& s) {
+    s.time += s.scene.params.dt;
+    ++s.steps;
+    // agents inside their route goal: leave at an exit, else walk to the next goal
+    for (const ExitEvent& e : s.agents.advanceRoutes(s.splatWs.sort)) {
+        s.exits.push_back({e.id, e.group, s.time, e.x, e.y});
+        GroupStats& gs = s.groups[static_cast<std::size_t>(e.group)];
+        ++gs.exited;
+        --gs.remaining;
+        if (gs.first_exit < 0) gs.first_exit = s.time;
+        gs.last_exit = s.time;
+    }
+    // sources: new agents at their rate, never overlapping others (only agents near a source are read)
+    auto nearby = [&](float x0, float y0, float x1, float y1, std::vector<float>& xs, std::vector<float>& ys) {
+        s.agents.positionsIn(x0, y0, x1, y1, s.splatWs.sort, xs, ys);
+    };
+    const std::vector<NewAgent> born = s.spawner.spawn(s.time, s.scene.params.dt, nearby, s.scene.params.d_min);
+    if (born.empty()) return;
+    s.agents.append(born);
+    s.agents.recordFields(s.splatWs.sort);
+    for (const NewAgent& b : born) {
+        ++s.groups[static_cast<std::size_t>(b.group)].spawned;
+        ++s.groups[static_cast<std::size_t>(b.group)].remaining;
+    }
+}
+
+}  // namespace
+
+Stage exitSpawnStage() {
+    return {"exit_spawn", StagePhase::Move, {"agents.position", "agents.field", "goals"},
+            {"agents.table", "agents.field", "exits"}, runExitSpawn};
+}
+
+}  // namespace ccrowd::sim

@@ -1,0 +1,115 @@
+/// @file field_stages.cpp
+/// The continuum's stages as pipeline stages; their maths is in kernels/.
+
+#include "sim/field_stages.hpp"
+
+#include <algorithm>
+
+#include "kernels/stages.hpp"
+#include "sim/sim_state.hpp"
+
+namespace ccrowd::sim {
+
+namespace {
+
+/// (a) active box: per-cell work stays inside the crowd's AABB + margin (seed 003 §2.2).
+void runActiveBox(SimState& s) {
+    s.box = activeBox(s.ex, s.agents.views(), s.gi, s.scene.params.box_margin);
+}
+
+/// (b) splat: density and mean velocity; the agents end sorted by cell.
+void runSplat(SimState& s) {
+    const AgentViews a = s.agents.views();
+    sortAgents(s.ex, a, s.gi, s.box, s.splatWs);
+    splat(s.ex, a, a.vx, a.vy, s.gi, s.box, s.splatWs, s.density.view(s.ex), s.meanVelocity.view(s.ex));
+    s.agents.changed();
+}
+
+/// (c) speed on the four faces (Treuille 2006 §4.2) from the perceived density and flow.
+void runSpeed(SimState& s) {
+    const Exec& ex = s.ex;
+    perceive(ex, s.gi, s.box, s.scene.params.perception_radius, s.density.view(ex), s.meanVelocity.view(ex),
+             s.grid.blocked.view(ex), s.perceiveWs, s.perceivedDensity.view(ex), s.perceivedVelocity.view(ex));
+    speed(ex, s.gi, s.box, s.speedParams(), s.perceivedDensity.view(ex), s.perceivedVelocity.view(ex),
+          s.grid.terrain.view(ex), s.grid.blocked.view(ex), s.speed.view(ex));
+}
+
+/// (d) unit cost per face (Treuille 2006 eq. 4).
+void runCost(SimState& s) {
+    const Exec& ex = s.ex;
+    const ModelParams& mp = s.scene.params;
+    unitCost(ex, s.gi, s.box, CostParams{mp.alpha, mp.beta, mp.gamma}, s.speedParams(), s.speed.view(ex),
+             s.grid.discomfort.view(ex), s.grid.terrain.view(ex), s.grid.blocked.view(ex), s.cost.view(ex));
+}
+
+/// (e) potential of every field some agent follows: eikonal |grad phi| = C,
+/// goals as sources, all in one FIM solve (one launch and one convergence
+/// test on the GPU).
+void runPotential(SimState& s) {
+    const std::vector<int>& used = s.agents.fieldsInUse();
+    std::vector<const EikonalProblem*> probs;
+    std::vector<Field<float>*> outs;
+    for (std::size_t k = 0; k < s.potential.size(); ++k)
+        if (used[k]) { probs.push_back(&s.problems[k]); outs.push_back(&s.potential[k]); }
+    EikonalOptions opt;
+    opt.validate = false;  // costs come from unitCost: finite and positive by construction
+    opt.download = false;  // CUDA: the potentials stay on the device; readers download
+    // warm start from the last step: the cost stage wrote only the active box
+    opt.warm_start = s.scene.params.potential_warm_start;
+    opt.changed_i0 = s.box.i0; opt.changed_j0 = s.box.j0; opt.changed_i1 = s.box.i1; opt.changed_j1 = s.box.j1;
+    const std::vector<EikonalStats> stats = s.solver.solveMany(probs, outs, opt);
+    // the step report: solves, convergence, work
+    StepReport& r = s.report;
+    const int n = static_cast<int>(stats.size());
+    r.potentials_solved = n;
+    r.potentials_converged = true;
+    r.potential_phases = 0;
+    r.potential_warm = !stats.empty() && stats.front().warm;
+    double upc = 0.0;
+    for (const EikonalStats& st : stats) {
+        r.potentials_converged = r.potentials_converged && st.converged;
+        upc += st.updates_per_cell;
+        r.potential_phases = std::max<long long>(r.potential_phases, st.iterations);
+    }
+    r.potential_updates_per_cell = n ? upc / n : 0.0;
+}
+
+/// (f) desired velocity per followed field (Treuille 2006 eq. 5), then each
+/// agent's preferred velocity from its field.
+void runDesiredVelocity(SimState& s) {
+    const Exec& ex = s.ex;
+    const std::vector<int>& used = s.agents.fieldsInUse();
+    std::vector<View2<const Vel2>> views(s.potential.size());
+    for (std::size_t k = 0; k < s.potential.size(); ++k) {
+        if (used[k])
+            desiredVelocity(ex, s.gi, s.box, s.potential[k].view(ex), s.speed.view(ex), s.grid.blocked.view(ex),
+                            s.desired[k].view(ex));
+        views[k] = s.desired[k].view(ex);
+    }
+    preferredVelocity(ex, s.agents.views(), s.gi, views.data(), static_cast<int>(views.size()), s.scene.params.v0,
+                      s.grid.blocked.view(ex));
+}
+
+}  // namespace
+
+std::vector<std::string> initialStateItems() {
+    return {"agents.position", "agents.velocity", "agents.vmax", "agents.field", "walls", "terrain", "discomfort",
+            "goals", "pressure"};
+}
+
+std::vector<Stage> continuumStages() {
+    const StagePhase F = StagePhase::Fields;
+    return {
+        {"active_box", F, {"agents.position"}, {"active_box"}, runActiveBox},
+        {"splat", F, {"agents.position", "agents.velocity", "active_box"}, {"agents.order", "density", "mean_velocity"},
+         runSplat},
+        {"speed", F, {"density", "mean_velocity", "walls", "terrain", "active_box"},
+         {"perceived_density", "perceived_velocity", "speed"}, runSpeed},
+        {"cost", F, {"speed", "discomfort", "terrain", "walls", "active_box"}, {"cost"}, runCost},
+        {"potential", F, {"cost", "walls", "goals", "agents.field", "active_box"}, {"potential"}, runPotential},
+        {"desired_velocity", F, {"potential", "speed", "walls", "agents.position", "agents.field", "agents.vmax"},
+         {"desired_velocity", "agents.preferred"}, runDesiredVelocity},
+    };
+}
+
+}  // namespace ccrowd::sim

@@ -1,0 +1,97 @@
+/// @file sim_state.cpp
+/// The simulation state's set-up: the grid layers, one potential field per
+/// (group, route step), the agent table with the groups' initial agents.
+
+#include "sim/sim_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "ccrowd/placement.hpp"
+
+namespace ccrowd::sim {
+
+namespace {
+
+/// One potential field per (group, route step): goals change along a route.
+void setupFieldTable(const Scene& scene, const SceneGrid& grid, const Field<FaceCost>& cost, FieldTable& fields,
+                     std::vector<EikonalProblem>& problems) {
+    fields.fieldOf.resize(scene.groups.size());
+    fields.routeGoal.resize(scene.groups.size());
+    int k = 0;
+    for (std::size_t g = 0; g < scene.groups.size(); ++g) {
+        for (std::size_t r = 0; r < scene.groups[g].route.size(); ++r, ++k) {
+            const int goalIdx = goalIndex(scene, static_cast<int>(g), static_cast<int>(r));
+            fields.routeGoal[g].push_back(goalIdx);
+            // the goal's cells are the eikonal sources, at its potential (Treuille 2006 eq. 5)
+            EikonalProblem prob;
+            prob.h = grid.h;
+            prob.blocked = &grid.blocked;
+            prob.cost = &cost;
+            const float value = scene.goals[static_cast<std::size_t>(goalIdx)].potential;
+            for (int c : grid.goal_cells[static_cast<std::size_t>(goalIdx)])
+                prob.sources.push_back({c % grid.nx, c / grid.nx, value});
+            problems.push_back(std::move(prob));
+            fields.fieldOf[g].push_back(k);
+            fields.group.push_back(static_cast<int>(g));
+            fields.step.push_back(static_cast<int>(r));
+        }
+    }
+}
+
+}  // namespace
+
+SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(e) {
+    grid = rasterizeScene(scene);
+    gi = grid.info();
+    groups.resize(scene.groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) groups[g].name = scene.groups[g].name;
+    // grid fields, zeroed, and the static layers: on the backend's side from now on (CUDA: uploaded)
+    const int nx = grid.nx, ny = grid.ny;
+    density.assign(nx, ny, 0.f);
+    pressure.assign(nx, ny, 0.f);
+    perceivedDensity.assign(nx, ny, 0.f);
+    meanVelocity.assign(nx, ny, Vel2{});
+    perceivedVelocity.assign(nx, ny, Vel2{});
+    speed.assign(nx, ny, Face4{});
+    cost.assign(nx, ny, FaceCost{});
+    grid.blocked.toDevice(ex); grid.terrain.toDevice(ex); grid.discomfort.toDevice(ex);
+    for (Field<float>* f : {&density, &pressure, &perceivedDensity}) f->toDevice(ex);
+    for (Field<Vel2>* f : {&meanVelocity, &perceivedVelocity}) f->toDevice(ex);
+    speed.toDevice(ex); cost.toDevice(ex);
+    // one potential and desired velocity per (group, route step)
+    setupFieldTable(scene, grid, cost, fields, problems);
+    for (std::size_t k = 0; k < problems.size(); ++k) {
+        potential.emplace_back(nx, ny, INFINITY);
+        desired.emplace_back(nx, ny, Vel2{});
+        desired.back().toDevice(ex);
+    }
+    // the agent table with each group's initial agents, free speeds drawn per group
+    agents = AgentStore(fields, scene, grid, ex);
+    std::vector<NewAgent> placed;
+    const float dMin = scene.params.d_min;
+    for (std::size_t g = 0; g < scene.groups.size(); ++g) {
+        const GroupSpec& spec = scene.groups[g];
+        const std::vector<Vec2> pos = placeAgents(scene, grid, static_cast<int>(g), scene.params.seed,
+                                                   std::max(dMin, placementDistance(scene, static_cast<int>(g))));
+        std::mt19937_64 rng(scene.params.seed * 1000003ULL + g);
+        for (const Vec2& p : pos) placed.push_back({p.x, p.y, drawSpeed(spec.speed, rng), static_cast<int>(g)});
+        groups[g].spawned += static_cast<long long>(pos.size());
+        groups[g].remaining += static_cast<long long>(pos.size());
+    }
+    agents.append(placed);
+    agents.recordFields(splatWs.sort);
+    spawner = SourceSpawner(scene, grid);
+}
+
+SpeedParams SimState::speedParams() const {
+    const ModelParams& mp = scene.params;
+    // Treuille 2006 eq. 10 capped at the free speed, read a perception radius ahead (kernels/speed.hpp)
+    SpeedParams sp{mp.rho_min, mp.rho_max, mp.v0, mp.rho_jam, mp.gamma_fd, 0.05f};
+    sp.cap_at_free = true;
+    sp.ahead = aheadCells(mp.perception_radius, grid.h);
+    return sp;
+}
+
+}  // namespace ccrowd::sim

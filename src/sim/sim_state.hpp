@@ -1,0 +1,61 @@
+#pragma once
+/// @file sim_state.hpp
+/// The state a simulation's stages read and write (DESIGN.md §8): the
+/// scene and its grid layers, the agent table, the grid fields of
+/// DESIGN.md §2 (one potential and desired velocity per goal set), the step
+/// clock and report, exits and sources. Fields live on the backend's side;
+/// hosts read them through the Simulation's accessors.
+
+#include <vector>
+
+#include "ccrowd/eikonal.hpp"
+#include "ccrowd/field.hpp"
+#include "ccrowd/scene.hpp"
+#include "ccrowd/simulation.hpp"
+#include "kernels/speed.hpp"
+#include "kernels/splat.hpp"
+#include "kernels/stages.hpp"
+#include "sim/agents.hpp"
+#include "sim/sources.hpp"
+
+namespace ccrowd::sim {
+
+/// Everything the stages share. Not copyable or movable (the spawner
+/// points into the scene and grid).
+struct SimState {
+    SimState(Scene s, const Exec& e);
+    SimState(const SimState&) = delete;
+    SimState& operator=(const SimState&) = delete;
+
+    Scene scene;
+    SceneGrid grid;                 ///< Walls, terrain, discomfort, goals' cells (the environment's layers).
+    GridInfo gi;
+    Exec ex;
+    double time = 0.0;              ///< Simulated time. [Units: s]
+    long long steps = 0;
+    StepReport report;              ///< Of the step running / last run.
+    CellRange box;                  ///< The step's active box (active_box stage).
+    AgentStore agents;
+    std::vector<GroupStats> groups;
+    std::vector<ExitRecord> exits;
+    SourceSpawner spawner;
+
+    // grid fields (DESIGN.md §2 names)
+    Field<float> density, pressure, perceivedDensity;
+    Field<Vel2> meanVelocity, perceivedVelocity;
+    Field<Face4> speed;
+    Field<FaceCost> cost;
+    std::vector<Field<float>> potential;         ///< One per (group, route step).
+    std::vector<Field<Vel2>> desired;            ///< Same indexing.
+    FieldTable fields;                           ///< Whose field k is; each group's field and goal per route step.
+    FimSolver solver;                            ///< Every field's potential in one solve; workspace kept between steps.
+    std::vector<EikonalProblem> problems;        ///< Per field: its goal's cells as sources; costs from `cost`.
+    SplatWorkspace splatWs;                      ///< The agent sort (shared by splat, separation and exit_spawn) and cell ranges.
+    PerceiveWorkspace perceiveWs;
+
+    /// Speed-field parameters of the scene (Treuille 2006 §4.2, capped at the
+    /// free speed, read a perception radius ahead).
+    SpeedParams speedParams() const;
+};
+
+}  // namespace ccrowd::sim
