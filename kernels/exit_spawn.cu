@@ -77,7 +77,7 @@ void compactThrough(const Exec& ex, AgentSortBuffers& sort, View1<T> column, Vie
     forEachIndex(ex, kept, CopyKernel<T>{scratch, column});
 }
 /// compactThrough() of a float column with the float scratch, of an int one with the int scratch.
-void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, View1<float> c, int kept) {
+void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace&, View1<float> c, int kept) {
     compactThrough<float>(ex, sort, c, sort.scratch.view(ex), kept);
 }
 void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, View1<int> c, int kept) {

@@ -184,9 +184,16 @@ struct PressureParams {
     int iterations = 60;     ///< Sweep budget. [Limit: >= 1]
     float tolerance = 1e-3f; ///< Stop when max violation (rho' - rho_limit)+ and complementarity residual are below. [Units: 1/m^2]
     float omega = 1.8f;      ///< Over-relaxation of the projected SOR sweep (1: projected Gauss-Seidel). [Limit: > 0, < 2]
+    /// Sweeps between two residual checks (each check is a reduction whose
+    /// one value the host reads: on the GPU a round trip). The residual is
+    /// checked after the first sweep (a warm start that is already a
+    /// solution stops there), every check_every sweeps, and at the budget's
+    /// end. [Limit: >= 1]
+    int check_every = 4;
 };
 struct PressureStats {
     int iterations = 0;       ///< Red-black sweeps run.
+    int checks = 0;           ///< Residual checks made (reductions read by the host).
     float residual = 0.f;     ///< Max over cells of max(rho' - rho_limit, 0) and of p>0 cells' |rho' - rho_limit|. [Units: 1/m^2]
     bool converged = false;   ///< residual <= tolerance within the budget.
 };

@@ -126,6 +126,10 @@ TEST_P(PressureStage, ConvergingFlowIntoDenseBlobIsHeldAtTheLimit) {
     EXPECT_GE(st.iterations, 1);
     EXPECT_LE(st.iterations, prm.iterations);
     EXPECT_LE(st.residual, prm.tolerance);
+    // the residual is read after the first sweep and every check_every sweeps, not after each
+    ASSERT_GT(st.iterations, 2 * prm.check_every);
+    EXPECT_EQ(st.iterations % prm.check_every, 0);
+    EXPECT_EQ(st.checks, 1 + st.iterations / prm.check_every);
     EXPECT_GT(pr.p(16, 16), 0.f);
     EXPECT_GT(pr.p(15, 15), 0.f);
     int positive = 0;
@@ -175,6 +179,7 @@ TEST_P(PressureStage, WarmStartFromTheSolutionConvergesAtOnce) {
     const PressureStats again = run(GetParam(), pr, pr.all(), prm, ws);
     EXPECT_TRUE(again.converged);
     EXPECT_EQ(again.iterations, 1);
+    EXPECT_EQ(again.checks, 1);
     EXPECT_LT(again.iterations, first.iterations);
 }
 

@@ -51,7 +51,7 @@ private:
         const ModelParams& mp = s.scene.params;
         const AgentViews a = s.agents.views();
         splat(ex, a, a.px, a.py, s.gi, s.box, s.splatWs, {}, meanPreferred_.view(ex));
-        const PressureParams pp{mp.rho_limit, mp.dt, mp.pressure_iterations, mp.pressure_tolerance, mp.pressure_omega};
+        const PressureParams pp{mp.rho_limit, mp.dt, mp.pressure_iterations, mp.pressure_tolerance, mp.pressure_omega, 4};
         // the UIC limits the density at the same physical scale (centred window):
         // on the raw splat a lone person is up to 1/h^2 persons/m^2, above
         // the limit on any grid finer than 0.43 m
