@@ -16,7 +16,8 @@
 #include "ccrowd/backend.hpp"
 #include "ccrowd/eikonal.hpp"
 #include "ccrowd/field.hpp"
-#include "agent_columns.hpp"
+#include "ccrowd/agent_columns.hpp"
+#include "ccrowd/vel2.hpp"
 #include "grid.hpp"
 #include "launch.hpp"
 
@@ -67,10 +68,8 @@ struct alignas(16) Face4 {
     float e = 0.f, n = 0.f, w = 0.f, s = 0.f;
 };
 
-/// A 2-vector per cell.
-struct alignas(8) Vel2 {
-    float x = 0.f, y = 0.f;
-};
+/// A 2-vector per cell (include/ccrowd/vel2.hpp).
+using Vel2 = ccrowd::Vel2;
 
 // ---- (a) active box --------------------------------------------------------
 

@@ -10,7 +10,7 @@
 
 namespace ccrowd::test {
 
-struct TestCrowd : sim::AgentColumns<Array> {
+struct TestCrowd : AgentColumns<Array> {
     /// @p n agents at the origin (see add()).
     explicit TestCrowd(int n = 0) {
         for (int k = 0; k < n; ++k) add(0.f, 0.f);

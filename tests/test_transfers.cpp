@@ -27,7 +27,7 @@
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
 #include "src/output/run_outputs.hpp"
-#include "kernels/agent_columns.hpp"
+#include "ccrowd/agent_columns.hpp"
 #include "src/sim/stage_clock.hpp"
 #include "temp_dir.hpp"
 
@@ -39,8 +39,8 @@ using device::Payload;
 
 std::string scenePath(const std::string& name) { return std::string(CCROWD_SOURCE_DIR) + "/scenes/" + name + ".json"; }
 
-/// Agent columns of the agent table (kernels/agent_columns.hpp).
-constexpr std::uint64_t kAgentColumns = sim::kAgentColumnCount;
+/// Agent columns of the agent table (ccrowd/agent_columns.hpp).
+constexpr std::uint64_t kAgentColumns = kAgentColumnCount;
 
 TEST(TransferLedger, CountsRequestsOnTheCpuAndMovesNothing) {
     const Exec cpu{Backend::Cpu, 1};

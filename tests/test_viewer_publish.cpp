@@ -103,7 +103,8 @@ protected:
     /// Publishes @p agents as one step (or the same step again) with no pressure.
     void publish(PublishedState& pub, const std::vector<Agent>& agents, bool stepped = true) {
         crowds_.push_back(crowdOf(agents));
-        pub.publishAgents(crowds_.back().views(GetParam()), idEndOf(agents), GridInfo{}, {}, stepped);
+        const sim::AgentViews v = crowds_.back().views(GetParam());
+        pub.publishAgents(readOnly(v), v.n, idEndOf(agents), GridInfo{}, {}, stepped);
     }
     std::vector<TestCrowd> crowds_;  ///< Kept alive: CUDA views point into their device copies.
 };
@@ -181,7 +182,8 @@ TEST_P(ViewerPublish, ColoursByGroupSpeedAndPressure) {
     if (ex.backend == Backend::Cuda) p.upload();
     // agents in cells (0, 0), (3, 2) and outside the grid (clamped to (0, 2)), on fields 0, 2, 1
     TestCrowd c = crowdOf({{0, 0.5f, 0.5f, 0.5f, 0.f, 0, 1.f}, {1, 3.5f, 2.5f, 0.f, 0.25f, 2, 1.f}, {2, -5.f, 10.f, 0.f, 0.f, 1, 2.f}});
-    pub.publishAgents(c.views(ex), 3, g, p.view(ex), true);
+    const sim::AgentViews v = c.views(ex);
+    pub.publishAgents(readOnly(v), v.n, 3, g, p.view(ex), true);
 
     // group colours and radii (field -> group)
     std::vector<AgentInstance> r = fillRecords(pub, ColourBy::Group);

@@ -17,12 +17,9 @@
 #include "ccrowd/eikonal.hpp"
 #include "ccrowd/field.hpp"
 #include "ccrowd/scene.hpp"
+#include "ccrowd/state_view.hpp"
 
 namespace ccrowd {
-
-namespace sim {
-struct SimAccess;
-}  // namespace sim
 
 /// Accumulated wall time per stage, on the clock of the side the stage runs
 /// on: the host's steady clock on the CPU backend, CUDA events on the CUDA
@@ -151,6 +148,11 @@ public:
     int fieldGroup(int k) const;
     int fieldStep(int k) const;
 
+    /// Read-only views of the state where it lives (state_view.hpp): no
+    /// copy of the agents or fields is made (CUDA: a potential no agent has
+    /// followed yet is uploaded once, +inf). Valid until the next step.
+    StateView stateView() const;
+
     /// Bytes per agent held by the agent arrays and the stages' per-agent
     /// buffers (splat and separation sorts), at the current agent count.
     std::size_t agentBytes() const;
@@ -158,7 +160,6 @@ public:
     std::size_t gridBytes() const;
 
 private:
-    friend struct sim::SimAccess;  ///< The viewer's views of the arrays on the simulation's side (src/sim/sim_views.hpp).
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -1,6 +1,6 @@
 #pragma once
 /// @file agents.hpp
-/// The agent table of a simulation: the columns of kernels/agent_columns.hpp
+/// The agent table of a simulation: the columns of ccrowd/agent_columns.hpp
 /// kept on the backend's side (the CUDA backend's master copy is on the
 /// device; the host copy is downloaded only when a reader asks), with the
 /// route rules of the exit_spawn stage (per-field goals and what follows

@@ -20,7 +20,6 @@
 #include "sim/operational_model.hpp"
 #include "sim/pipeline.hpp"
 #include "sim/sim_state.hpp"
-#include "sim/sim_views.hpp"
 
 namespace ccrowd {
 
@@ -166,13 +165,14 @@ int Simulation::fieldCount() const { return static_cast<int>(impl_->state->poten
 int Simulation::fieldGroup(int k) const { return impl_->state->fields.group.at(static_cast<std::size_t>(k)); }
 int Simulation::fieldStep(int k) const { return impl_->state->fields.step.at(static_cast<std::size_t>(k)); }
 
-sim::SimViews sim::SimAccess::views(const Simulation& s) {
-    sim::SimState& m = *s.impl_->state;
-    SimViews v;
+StateView Simulation::stateView() const {
+    sim::SimState& m = *impl_->state;
+    StateView v;
     v.ex = m.ex;
     v.grid = m.gi;
     // the agents on the Exec's side (nothing is copied)
-    v.agents = m.agents.views();
+    v.agentCount = m.agents.size();
+    v.agents = readOnly(m.agents.views());
     v.idEnd = m.agents.idEnd();
     v.density = m.density.view(m.ex);
     v.pressure = m.pressure.view(m.ex);

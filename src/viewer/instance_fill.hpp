@@ -19,6 +19,7 @@
 
 #include "ccrowd/hd.hpp"
 #include "plot/viridis.hpp"
+#include "ccrowd/state_view.hpp"
 #include "kernels/stages.hpp"
 #include "viewer/agent_instances.hpp"
 #include "viewer/options.hpp"
@@ -84,7 +85,7 @@ struct RememberKernel {
 /// while at rest), speed fraction, the pressure of its cell (clamped into
 /// the grid, as SceneGrid::cellOf), group and radius. Per agent.
 struct SnapshotKernel {
-    sim::AgentViews a;
+    AgentColumnsView a;              ///< The agents (read-only).
     GridInfo g;
     View2<const float> pressure;     ///< [Size: g.nx*g.ny, or empty: pressure 0]
     View1<const int> fieldGroup;     ///< Group of each potential field (an agent's field says its group).

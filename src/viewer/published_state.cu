@@ -16,7 +16,6 @@
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
 #include "../../kernels/omp_threads.hpp"
-#include "sim/sim_views.hpp"
 #include "viewer/overlay_field.hpp"
 
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
@@ -83,12 +82,12 @@ void PublishedState::publish(const Simulation& sim, const OverlayRequest& overla
     if (overlay.overlay == Overlay::Potential && (overlay.field < 0 || overlay.field >= sim.fieldCount()))
         throw InputError(fieldMessage("--field", std::to_string(overlay.field), "no such potential field",
                                       "0.." + std::to_string(sim.fieldCount() - 1) + " (one per group and route step)"));
-    const sim::SimViews v = sim::simViews(sim);
-    publishAgents(v.agents, v.idEnd, v.grid, v.pressure, stepped);
+    const StateView v = sim.stateView();
+    publishAgents(v.agents, v.agentCount, v.idEnd, v.grid, v.pressure, stepped);
     publishOverlay(sim, v, overlay);
 }
 
-void PublishedState::publishAgents(const sim::AgentViews& a, int idEnd, const GridInfo& g, View2<const float> pressure,
+void PublishedState::publishAgents(const AgentColumnsView& a, int n, int idEnd, const GridInfo& g, View2<const float> pressure,
                                    bool stepped) {
     // a step (the first publication always counts as one): file the last
     // publication by id, where this one finds its previous positions
@@ -101,18 +100,18 @@ void PublishedState::publishAgents(const sim::AgentViews& a, int idEnd, const Gr
         ++serial_;
     }
     // one AgentState per agent, read from the simulation's arrays on its side
-    now_.reserve(a.n);
-    forEachIndex(ex_, a.n,
+    now_.reserve(n);
+    forEachIndex(ex_, n,
                  SnapshotKernel{a, g, pressure, fieldGroup_.view(fields_), groupRadius_.view(groups_),
-                                byId_.view(byId_.capacity()), serial_ - 1, now_.view(a.n)});
-    n_ = a.n;
+                                byId_.view(byId_.capacity()), serial_ - 1, now_.view(n)});
+    n_ = n;
     lastIdEnd_ = idEnd;
     // the pressure colour scale: the largest agent pressure
     pressureMax_ = maxOf(ex_, now_.data(), n_, PressureOf{}, "largest agent pressure");
     ++version_;
 }
 
-void PublishedState::publishOverlay(const Simulation& sim, const sim::SimViews& v, const OverlayRequest& o) {
+void PublishedState::publishOverlay(const Simulation& sim, const StateView& v, const OverlayRequest& o) {
     ++overlayVersion_;
     overlay_ = o;
     grid_ = v.grid;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ccrowd/simulation.hpp"
-#include "sim/sim_views.hpp"
+#include "ccrowd/state_view.hpp"
 #include "viewer/instance_fill.hpp"
 #include "viewer/options.hpp"
 #include "viewer/side_array.hpp"
@@ -45,9 +45,11 @@ public:
     ///        publication always counts as a step (previous = now).
     void publish(const Simulation& sim, const OverlayRequest& overlay, bool stepped);
     /// The agent part of publish(), from views on the side of exec().
+    /// @param n         Agents in @p a. [Limit: >= 0]
     /// @param idEnd     One past the largest id in @p a. [Limit: > every id]
     /// @param pressure  Pressure field on @p g (empty: pressure 0).
-    void publishAgents(const sim::AgentViews& a, int idEnd, const GridInfo& g, View2<const float> pressure, bool stepped);
+    void publishAgents(const AgentColumnsView& a, int n, int idEnd, const GridInfo& g, View2<const float> pressure,
+                       bool stepped);
 
     /// Writes agentCount() instance records to @p dst, a pointer on the side
     /// of exec() (a mapped GL buffer), interpolating from the previous
@@ -77,7 +79,7 @@ public:
     const std::vector<float>& arrows() const { return arrows_; }
 
 private:
-    void publishOverlay(const Simulation& sim, const sim::SimViews& v, const OverlayRequest& o);
+    void publishOverlay(const Simulation& sim, const StateView& v, const OverlayRequest& o);
 
     Exec ex_;
     int n_ = 0;                  ///< Agents published.

@@ -89,7 +89,7 @@ int benchRender(const std::vector<long long>& counts, int width, int height, int
         PublishedState pub(ex, scene, {0});
         fb.bind();
         // warm-up: allocation, first fill and draw
-        pub.publishAgents(a, static_cast<int>(n), GridInfo{}, {}, true);
+        pub.publishAgents(readOnly(a), a.n, static_cast<int>(n), GridInfo{}, {}, true);
         layer.fill(pub, ColourBy::Speed);
         layer.draw(cam, 1.f);
         glFinish();
@@ -97,7 +97,7 @@ int benchRender(const std::vector<long long>& counts, int width, int height, int
         for (int f = 0; f < frames; ++f) {
             // a step's publication (simulation thread), then the frame (render thread)
             auto t0 = clock::now();
-            pub.publishAgents(a, static_cast<int>(n), GridInfo{}, {}, true);
+            pub.publishAgents(readOnly(a), a.n, static_cast<int>(n), GridInfo{}, {}, true);
             publishMs += msSince(t0);
             t0 = clock::now();
             layer.fill(pub, ColourBy::Speed);

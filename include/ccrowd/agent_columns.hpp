@@ -2,16 +2,17 @@
 /// @file agent_columns.hpp
 /// The columns of the agent table, listed once (DESIGN.md §8). The same
 /// template gives the kernels' views (AgentColumns<View1>, in AgentViews),
-/// the simulation's storage (AgentColumns<Array>) and the tests' crowds;
+/// the simulation's storage (AgentColumns<Array>), its public read-only view
+/// (AgentColumns<ConstView1>, state_view.hpp) and the tests' crowds;
 /// sorting, compaction, spawning, transfers and outputs loop over
 /// columnsOf(), so a new per-agent value is one member here plus its entry
-/// in columnsOf() (a static_assert in agents.cpp catches a member left out).
+/// in columnsOf() (a static_assert in src/sim/agents.cpp catches a member left out).
 
 #include <cstddef>
 #include <tuple>
 #include <utility>
 
-namespace ccrowd::sim {
+namespace ccrowd {
 
 /// One value per agent in each column, over a container template @p C
 /// (View1 for kernels, Array for storage).
@@ -57,4 +58,4 @@ void forEachColumnPair(A& a, B& b, F&& f) {
     detail::zipColumns(a, b, f, std::make_index_sequence<kAgentColumnCount>{});
 }
 
-}  // namespace ccrowd::sim
+}  // namespace ccrowd
