@@ -123,6 +123,8 @@ TEST(OperationalModel, AnUnknownNameIsAnInputErrorNamingTheModels) {
         EXPECT_NE(m.find("'uic'"), std::string::npos) << m;
     }
     EXPECT_EQ(sim::operationalModelNames(), std::vector<std::string>{"uic"});
+    // the scene's default names a model this build has
+    EXPECT_STREQ(sim::makeOperationalModel(ModelParams{}.local)->name(), ModelParams{}.local.c_str());
 }
 
 /// exit_spawn's kernels per backend against a host reference.

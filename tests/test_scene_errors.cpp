@@ -189,6 +189,7 @@ TEST_F(SceneErrors, OutOfRangeNumbers) {
     expectError("count_too_many", with("/groups/0/count", 20000000), "/groups/0/count", "10000000");
     expectError("seed_negative", with("/model/seed", -1), "/model/seed");
     expectError("iterations_zero", with("/model/pressure_iterations", 0), "/model/pressure_iterations", ">= 1");
+    expectError("local_unknown", with("/model/local", "orca"), "/model/local", "'uic'");
     expectError("terrain_factor", with("/terrain", json::parse(R"([{"area": {"rect": {"min": [1, 1], "max": [2, 2]}}, "factor": 1.5}])")),
                 "/terrain/0/factor", "<= 1");
     expectError("rho_order", with("/model/rho_max", 0.2), "/model/rho_max", "rho_min < rho_max");

@@ -154,6 +154,9 @@ struct ModelParams {
     /// bottleneck, eight_groups and default scenes it does 1.4-2.3x the
     /// updates of a cold solve (README, "Benchmarking the eikonal solvers").
     bool potential_warm_start = false;
+    /// Operational (local) model: "uic" (Narain 2009 pressure plus
+    /// minimum-distance separation, the only one so far).
+    std::string local = "uic";
 };
 
 /// A parsed scene.

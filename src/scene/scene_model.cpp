@@ -18,7 +18,7 @@ void readF(const Node& n, const char* key, const Range& r, float& out) {
 ModelParams parseModel(const Node& n) {
     n.object({"alpha", "beta", "gamma", "rho_min", "rho_max", "rho_limit", "v0", "rho_jam", "gamma_fd", "d_min", "dt",
               "duration", "max_steps", "seed", "box_margin", "pressure_iterations", "pressure_tolerance",
-              "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start"});
+              "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start", "local"});
     ModelParams p;
     // Unit-cost weights (Treuille 2006 eq. 4).
     readF(n, "alpha", closed(0, 1e3), p.alpha);
@@ -65,6 +65,12 @@ ModelParams parseModel(const Node& n) {
     }
     // Potential stage: each step's FIM starts from the last step's potentials.
     if (n.has("potential_warm_start")) p.potential_warm_start = n.get("potential_warm_start", "").boolean();
+    // Operational (local) model that turns preferred velocities into moves.
+    if (n.has("local")) {
+        const Node v = n.get("local", "");
+        p.local = v.string();
+        if (p.local != "uic") v.fail("no such operational model", "'uic' (UIC pressure + minimum distance)");
+    }
     return p;
 }
 

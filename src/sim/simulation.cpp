@@ -77,7 +77,8 @@ std::vector<float> Simulation::Impl::flatten(Field<T>& f) {
 }
 
 Simulation::Impl::Impl(Scene s, const Exec& e)
-    : state(std::make_unique<sim::SimState>(std::move(s), e)), model(sim::makeOperationalModel("uic")) {
+    : state(std::make_unique<sim::SimState>(std::move(s), e)),
+      model(sim::makeOperationalModel(state->scene.params.local)) {
     // the step: the continuum's stages, the operational model's, exit_spawn
     std::vector<sim::Stage> stages = sim::continuumStages();
     for (sim::Stage& st : model->stages(*state)) stages.push_back(std::move(st));
