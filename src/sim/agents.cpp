@@ -74,6 +74,7 @@ void AgentStore::append(const std::vector<NewAgent>& born) {
         column.writeOn(ex_, n, values.data(), m);
     });
     n_ = n + m;
+    hostCurrent_ = false;  // CUDA: the new rows were written on the device only
 }
 
 AgentViews AgentStore::views() {
@@ -99,6 +100,8 @@ std::vector<ExitEvent> AgentStore::advanceRoutes(AgentSortBuffers& sort) {
                                  sort, ws_, rows);
     for (const ExitRow& r : rows)
         left.push_back({r.id, table_.group[static_cast<std::size_t>(r.field)], r.x, r.y});
+    // route steps and compaction changed the columns on the Exec's side
+    hostCurrent_ = false;
     // the kept agents fill the front of every column: shrink to them
     if (record_.kept != n_) {
         forEachColumn(cols_, [&](auto& column) { column.resizeOn(ex_, record_.kept); });
