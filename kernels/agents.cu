@@ -20,14 +20,17 @@ void agentVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2
     forEachIndex(ex, a.n, AgentVelocityKernel{a, g, pressureIn, blocked});
 }
 
-void advect(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dt) {
+void advect(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dt,
+            float clearance) {
     if (!(dt >= 0.f) || !std::isfinite(dt))
         throw InputError(fieldMessage("advect dt", std::to_string(dt), "out of range", ">= 0, finite"));
+    if (!(clearance >= 0.f) || !std::isfinite(clearance))
+        throw InputError(fieldMessage("advect clearance", std::to_string(clearance), "out of range", ">= 0 m, finite"));
     if (blocked.nx != g.nx || blocked.ny != g.ny)
         throw InputError("advect: blocked must be " + std::to_string(g.nx) + "x" + std::to_string(g.ny) +
                          " cells (the grid)");
     // x += v dt, confined to open cells (each agent reads and writes only itself)
-    forEachIndex(ex, a.n, AdvectKernel{a, g, blocked, dt});
+    forEachIndex(ex, a.n, AdvectKernel{a, g, blocked, dt, clearance});
 }
 
 }  // namespace ccrowd::sim

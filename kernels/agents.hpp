@@ -75,6 +75,55 @@ CC_HD inline ConfinedMove moveConfined(const GridInfo& g, View2<const std::uint8
     return m;
 }
 
+/// Passes of keepClearOfWalls: a concave corner needs two (one per wall).
+constexpr int kClearancePasses = 4;
+
+/// Distance from (x, y) to the square of cell (i, j). [Units: m]
+CC_HD inline float distanceToCell(const GridInfo& g, int i, int j, float x, float y, float& qx, float& qy) {
+    const float lx = g.ox + i * g.h, hx = lx + g.h, ly = g.oy + j * g.h, hy = ly + g.h;
+    qx = x < lx ? lx : (x > hx ? hx : x);
+    qy = y < ly ? ly : (y > hy ? hy : y);
+    return sqrtf((x - qx) * (x - qx) + (y - qy) * (y - qy));
+}
+
+/// Keeps an agent's body out of the walls (issue 17, Deliver 4): moves the
+/// centre (x, y) [m] until its distance to every blocked or outside cell
+/// square is >= @p clearance [m] (the body radius). Each of
+/// kClearancePasses passes finds the nearest such square among the cells
+/// within the clearance (fixed scan order: deterministic) and, when it is
+/// closer than the clearance, pushes the centre straight away from it to
+/// the clearance (confined to open cells: moveConfined). Two walls closer
+/// than 2 clearance cannot both be cleared; the centre then ends between
+/// them. Blocked cells are the walls' raster (a cell is blocked when its
+/// centre is outside the walkable area), so the centre also clears every
+/// wall polygon's part that fills a blocked cell. No-op for clearance <= 0
+/// or a centre inside a blocked cell (escapeBlocked's case).
+CC_HD inline void keepClearOfWalls(const GridInfo& g, View2<const std::uint8_t> blocked, float clearance, float& x,
+                                   float& y) {
+    if (!(clearance > 0.f)) return;
+    const int m = static_cast<int>(ceilf(clearance / g.h));
+    for (int pass = 0; pass < kClearancePasses; ++pass) {
+        int ci, cj;
+        g.cellOf(x, y, ci, cj);
+        if (!cellOpen(blocked, ci, cj)) return;
+        float best = INFINITY, bx = x, by = y;
+        for (int j = cj - m; j <= cj + m; ++j)
+            for (int i = ci - m; i <= ci + m; ++i) {
+                if (cellOpen(blocked, i, j)) continue;
+                float qx, qy;
+                const float d = distanceToCell(g, i, j, x, y, qx, qy);
+                if (d < best) { best = d; bx = qx; by = qy; }
+            }
+        if (!(best < clearance) || !(best > 0.f)) return;
+        // straight away from the nearest wall point, to the clearance
+        const float s = (clearance - best) / best;
+        const ConfinedMove mv = moveConfined(g, blocked, x, y, (x - bx) * s, (y - by) * s);
+        if (mv.x == x && mv.y == y) return;
+        x = mv.x;
+        y = mv.y;
+    }
+}
+
 /// Agent velocity (Narain 2009 §4, FLIP-style): v = preferred + correction,
 /// correction = -grad p interpolated bilinearly from the open cells of the
 /// agent's stencil (weights renormalised over them), clamped to vmax.
@@ -113,18 +162,22 @@ struct AgentVelocityKernel {
 };
 
 /// Advection x += v dt (explicit Euler) confined to open cells; a velocity
-/// component whose axis hit a wall is zeroed.
+/// component whose axis hit a wall is zeroed; then the body is kept
+/// @p clearance away from the walls (keepClearOfWalls).
 struct AdvectKernel {
     AgentViews a;
     GridInfo g;
     View2<const std::uint8_t> blocked;
-    float dt = 0.f;  ///< [Units: s] [Limit: >= 0]
+    float dt = 0.f;         ///< [Units: s] [Limit: >= 0]
+    float clearance = 0.f;  ///< Body radius kept from walls (0: the centre only). [Units: m] [Limit: >= 0]
 
     CC_HD void operator()(int k) const {
         const float vx = a.vx[k], vy = a.vy[k];
         const ConfinedMove m = moveConfined(g, blocked, a.x[k], a.y[k], vx * dt, vy * dt);
-        a.x[k] = m.x;
-        a.y[k] = m.y;
+        float x = m.x, y = m.y;
+        keepClearOfWalls(g, blocked, clearance, x, y);
+        a.x[k] = x;
+        a.y[k] = y;
         a.vx[k] = m.blockedX ? 0.f : vx;
         a.vy[k] = m.blockedY ? 0.f : vy;
     }

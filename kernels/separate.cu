@@ -39,7 +39,9 @@ SeparationGrid makeSeparationGrid(const GridInfo& g, float dMin) {
 }  // namespace
 
 void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dMin,
-              int passes, AgentSortBuffers& sort, SeparateWorkspace& ws) {
+              int passes, AgentSortBuffers& sort, SeparateWorkspace& ws, float clearance) {
+    if (!(clearance >= 0.f) || !std::isfinite(clearance))
+        throw InputError(fieldMessage("separate clearance", std::to_string(clearance), "out of range", ">= 0 m, finite"));
     if (!(dMin >= 0.f) || !std::isfinite(dMin))
         throw InputError(fieldMessage("separate d_min", std::to_string(dMin), "out of range", ">= 0, finite (0 = off)"));
     if (passes < 0) throw InputError(fieldMessage("separate passes", std::to_string(passes), "out of range", ">= 0"));
@@ -70,7 +72,7 @@ void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<cons
         // the first slot of every key
         forEachIndex(ex, n + 1, FirstSlotKernel{key, n, keys, first});
         // half-overlap pushes from old positions, confined to open cells
-        forEachIndex(ex, n, SeparatePushKernel{xr, yr, order, first, s, g, blocked, dMin, xw, yw});
+        forEachIndex(ex, n, SeparatePushKernel{xr, yr, order, first, s, g, blocked, dMin, xw, yw, clearance});
     }
     // an odd number of passes left the result in the buffer
     if (passes % 2 == 1) forEachIndex(ex, n, CopyPositionsKernel{bx, by, a.x, a.y});

@@ -118,7 +118,8 @@ CC_HD inline void coincidentDirection(int lo, int hi, float& ux, float& uy) {
 /// overlap along the line between them (coincident agents: a fixed direction
 /// per pair, opposite for the two); the summed push is then applied
 /// confined to open cells (moveConfined from the old position), after an
-/// agent outside the grid or in a blocked cell was first moved out.
+/// agent outside the grid or in a blocked cell was first moved out; last,
+/// the body is kept clear of the walls (keepClearOfWalls).
 struct SeparatePushKernel {
     View1<const float> x, y;        ///< Old positions. [Units: m]
     View1<const int> order;         ///< Agent per sorted slot.
@@ -128,6 +129,7 @@ struct SeparatePushKernel {
     View2<const std::uint8_t> blocked;
     float dMin = 0.f;               ///< [Units: m] [Limit: > 0, <= s.cell]
     View1<float> xOut, yOut;        ///< New positions. [Units: m]
+    float clearance = 0.f;          ///< Body radius kept from walls (keepClearOfWalls). [Units: m] [Limit: >= 0]
 
     CC_HD void operator()(int k) const {
         float xi = x[k], yi = y[k];
@@ -160,8 +162,10 @@ struct SeparatePushKernel {
         // out of walls, then the push without entering a blocked cell
         escapeBlocked(g, blocked, xi, yi);
         const ConfinedMove m = moveConfined(g, blocked, xi, yi, px, py);
-        xOut[k] = m.x;
-        yOut[k] = m.y;
+        float xo = m.x, yo = m.y;
+        keepClearOfWalls(g, blocked, clearance, xo, yo);
+        xOut[k] = xo;
+        yOut[k] = yo;
     }
 };
 

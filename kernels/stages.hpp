@@ -217,8 +217,11 @@ void agentVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2
 /// Moves every agent by v dt; a move that would end in a blocked cell or
 /// outside the grid slides along the free axis, else the agent stays (and
 /// its velocity is zeroed along the blocked axis). Agents never enter
-/// blocked cells.
-void advect(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dt);
+/// blocked cells, and their centres end >= @p clearance [m] (the body
+/// radius; 0: the centre only) from every blocked or outside cell where the
+/// free space allows (keepClearOfWalls, kernels/agents.hpp).
+void advect(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dt,
+            float clearance = 0.f);
 
 // ---- (i) separate ----------------------------------------------------------
 
@@ -229,9 +232,10 @@ struct SeparateWorkspace;
 /// Minimum distance d_min between agent centres: @p passes Jacobi relaxation
 /// passes, each pushing every pair closer than d_min apart symmetrically
 /// along their line (half the overlap each), then pushing agents out of
-/// blocked cells. Deterministic (reads old positions, writes new ones).
+/// blocked cells and @p clearance [m] (the body radius) away from them
+/// (keepClearOfWalls). Deterministic (reads old positions, writes new ones).
 void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dMin,
-              int passes, AgentSortBuffers& sort, SeparateWorkspace& ws);
+              int passes, AgentSortBuffers& sort, SeparateWorkspace& ws, float clearance = 0.f);
 
 // ---- (j) exit and spawn ----------------------------------------------------
 

@@ -21,6 +21,8 @@
 #include "ccrowd/config.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "src/validate/body_checks.hpp"
+#include "src/validate/cases.hpp"
 
 namespace ccrowd {
 namespace {
@@ -50,6 +52,14 @@ bool checkStep(const Simulation& sim, bool checkSeparation) {
         present += gs.remaining;
     }
     EXPECT_EQ(present, a.size()) << "t = " << t;
+    // every body (centre + radius) clear of every wall cell and the grid's edge (issue 17)
+    int worst = -1;
+    const double clearance = validate::smallestWallClearance(g, a, &worst);
+    if (clearance < -validate::kBodyTolerance) {
+        ADD_FAILURE() << "agent " << a.id[worst] << " at (" << a.x[worst] << ", " << a.y[worst] << ") overlaps a wall by "
+                      << -clearance << " m at t = " << t;
+        return false;
+    }
     // agents: finite, inside the domain, never in a blocked cell
     for (int k = 0; k < a.size(); ++k) {
         const bool finite = std::isfinite(a.x[k]) && std::isfinite(a.y[k]) && std::isfinite(a.vx[k]) && std::isfinite(a.vy[k]);
@@ -142,7 +152,7 @@ INSTANTIATE_TEST_SUITE_P(Scenes, ShippedScene,
                                                               SceneCase{"seed003_two_groups", true},
                                                               SceneCase{"seed003_four_groups", true}, SceneCase{"corridor", false},
                                                               SceneCase{"room_exit", false}, SceneCase{"bottleneck", false},
-                                                              SceneCase{"eight_groups", false}),
+                                                              SceneCase{"eight_groups", false}, SceneCase{"l_corner", false}),
                                             ::testing::ValuesIn(wholeRunExecs())),
                          [](const ::testing::TestParamInfo<std::tuple<SceneCase, Exec>>& info) {
                              return std::string(std::get<0>(info.param).name) + "_" +

@@ -4,6 +4,7 @@
 /// blocked cell or out of the grid (random agents and velocities next to
 /// walls), slides along walls; thread-count determinism.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -45,9 +46,9 @@ void runVelocity(const Exec& ex, Agents& a, World& w) {
     a.fetch(ex);
 }
 
-void runAdvect(const Exec& ex, Agents& a, World& w, float dt) {
+void runAdvect(const Exec& ex, Agents& a, World& w, float dt, float clearance = 0.f) {
     if (ex.backend == Backend::Cuda) w.blocked.upload();
-    sim::advect(ex, a.views(ex), w.g, w.blocked.view(ex), dt);
+    sim::advect(ex, a.views(ex), w.g, w.blocked.view(ex), dt, clearance);
     a.fetch(ex);
 }
 
@@ -146,6 +147,70 @@ TEST_P(AgentsStage, AdvectNeverEntersABlockedCell) {
         runAdvect(GetParam(), a, w, 0.1f);
         for (int k = 0; k < n; ++k) ASSERT_TRUE(w.openAt(a.x[k], a.y[k])) << "agent " << k << " step " << step;
     }
+}
+
+/// Distance from (x, y) to the nearest blocked or outside cell square
+/// (brute force over every cell and the grid's edge). [Units: m]
+double wallDistance(const World& w, double x, double y) {
+    const GridInfo& g = w.g;
+    double best = std::min(std::min(x - g.ox, g.ox + g.nx * g.h - x), std::min(y - g.oy, g.oy + g.ny * g.h - y));
+    for (int j = 0; j < g.ny; ++j)
+        for (int i = 0; i < g.nx; ++i) {
+            if (!w.blocked(i, j)) continue;
+            const double lx = g.ox + i * g.h, ly = g.oy + j * g.h;
+            const double qx = std::clamp(x, lx, lx + g.h), qy = std::clamp(y, ly, ly + g.h);
+            best = std::min(best, std::hypot(x - qx, y - qy));
+        }
+    return best;
+}
+
+TEST_P(AgentsStage, AdvectKeepsTheBodyClearOfAWallAndOfACorner) {
+    // open: x < 0.5 and y < 3.5 (cells i < 6, j < 6 of a grid from (-1, 2), h = 0.25)
+    World w(10, 10, 0.25f);
+    for (int j = 0; j < 10; ++j)
+        for (int i = 0; i < 10; ++i) w.blocked(i, j) = (i >= 6 || j >= 6) ? 1 : 0;
+    Agents a;
+    a.add(0.2f, 2.6f, 1.f, 0.f);   // walks into the wall x = 0.5: stops 0.2 m before it
+    a.add(0.1f, 3.1f, 1.f, 1.f);   // walks into the corner (0.5, 3.5): stops 0.2 m from both walls
+    a.add(-0.2f, 2.6f, 0.f, 0.f);  // stands 0.7 m from the wall: stays
+    runAdvect(GetParam(), a, w, 0.5f, 0.2f);
+    EXPECT_NEAR(a.x[0], 0.3f, 1e-5f);
+    EXPECT_NEAR(a.y[0], 2.6f, 1e-5f);
+    EXPECT_NEAR(a.x[1], 0.3f, 1e-5f);
+    EXPECT_NEAR(a.y[1], 3.3f, 1e-5f);
+    EXPECT_EQ(a.x[2], -0.2f);
+    EXPECT_EQ(a.y[2], 2.6f);
+    // clearance 0: the centre alone stops just short of the wall (1e-3 h)
+    Agents b;
+    b.add(0.2f, 2.6f, 1.f, 0.f);
+    runAdvect(GetParam(), b, w, 0.5f, 0.f);
+    EXPECT_NEAR(b.x[0], 0.5f - 2.5e-4f, 1e-5f);
+}
+
+TEST_P(AgentsStage, AdvectKeepsEveryBodyClearOfTheWalls) {
+    // a walled room with a 1 m x 1 m pillar; random agents and velocities; radius 0.2 m
+    World w(30, 20, 0.25f);
+    for (int j = 0; j < 20; ++j)
+        for (int i = 0; i < 30; ++i)
+            w.blocked(i, j) = (i == 0 || j == 0 || i == 29 || j == 19 || (i >= 12 && i < 16 && j >= 8 && j < 12)) ? 1 : 0;
+    std::mt19937 rng(11);
+    const int n = 1000;
+    Agents a(n);
+    std::uniform_real_distribution<float> ux(w.g.ox, w.g.ox + w.g.nx * w.g.h), uy(w.g.oy, w.g.oy + w.g.ny * w.g.h);
+    std::uniform_real_distribution<float> uv(-3.f, 3.f);
+    for (int k = 0; k < n; ++k) {
+        do { a.x[k] = ux(rng); a.y[k] = uy(rng); } while (!w.openAt(a.x[k], a.y[k]));
+    }
+    double worst = INFINITY;
+    for (int step = 0; step < 20; ++step) {
+        for (int k = 0; k < n; ++k) { a.vx[k] = uv(rng); a.vy[k] = uv(rng); }
+        runAdvect(GetParam(), a, w, 0.1f, 0.2f);
+        for (int k = 0; k < n; ++k) {
+            ASSERT_TRUE(w.openAt(a.x[k], a.y[k])) << "agent " << k << " step " << step;
+            worst = std::min(worst, wallDistance(w, a.x[k], a.y[k]));
+        }
+    }
+    EXPECT_GE(worst, 0.2 - 1e-5) << "a body of radius 0.2 m overlapped a wall";
 }
 
 INSTANTIATE_TEST_SUITE_P(PerBackend, AgentsStage, ::testing::ValuesIn(testExecs()), ExecParamName());

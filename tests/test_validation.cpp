@@ -102,7 +102,11 @@ TEST(Validation, TwentyAgentsTurnTheLCornerWithoutEnteringTheWall) {
     const validate::LCornerResult r = validate::lCorner(kExec);
     ASSERT_EQ(r.agents, 20);
     EXPECT_EQ(r.violations, 0) << r.first_violation;
-    std::printf("[ measured ] L corner: %lld of 20 arrived, last at %.2f s\n", r.exited, r.last_exit);
+    // every body (centre + radius) clear of every wall, every step
+    EXPECT_EQ(r.overlaps, 0) << r.first_overlap;
+    EXPECT_GE(r.min_clearance, -validate::kBodyTolerance);
+    std::printf("[ measured ] L corner: %lld of 20 arrived, last at %.2f s; smallest body clearance %.4f m\n", r.exited,
+                r.last_exit, r.min_clearance);
     EXPECT_TRUE(r.turned);
     EXPECT_EQ(r.exited, 20);
     EXPECT_EQ(r.remaining, 0);

@@ -182,6 +182,15 @@ struct Scene {
     ModelParams params;             ///< "model"
 };
 
+/// Largest body radius of the scene's groups (sources spawn into groups):
+/// the clearance the agents keep from walls (kernels/agents.hpp,
+/// keepClearOfWalls). [Units: m] (0 without groups)
+inline float largestBodyRadius(const Scene& s) {
+    float r = 0.f;
+    for (const GroupSpec& g : s.groups) r = g.radius > r ? g.radius : r;
+    return r;
+}
+
 /// The scene on its grid.
 struct SceneGrid {
     int nx = 0, ny = 0;             ///< Cells. nx = ceil(width / cell). [Limit: 1..4096]

@@ -68,14 +68,15 @@ private:
     static void runAgents(SimState& s) {
         const AgentViews a = s.agents.views();
         agentVelocity(s.ex, a, s.gi, s.pressure.view(s.ex), s.grid.blocked.view(s.ex));
-        advect(s.ex, a, s.gi, s.grid.blocked.view(s.ex), s.scene.params.dt);
+        // bodies (centre + the largest radius) stay clear of walls and the grid's edge
+        advect(s.ex, a, s.gi, s.grid.blocked.view(s.ex), s.scene.params.dt, largestBodyRadius(s.scene));
     }
 
     /// (i) separate: minimum distance d_min between agents and from walls.
     void runSeparate(SimState& s) {
         const ModelParams& mp = s.scene.params;
         separate(s.ex, s.agents.views(), s.gi, s.grid.blocked.view(s.ex), mp.d_min, mp.separation_passes,
-                 s.splatWs.sort, separateWs_);
+                 s.splatWs.sort, separateWs_, largestBodyRadius(s.scene));
     }
 
     Field<Vel2> meanPreferred_, perceivedPreferred_, corrected_;

@@ -3,9 +3,12 @@
 /// Analysis", test 1 "maintaining the set walking speed in a corridor" and
 /// test 6 "movement around a corner"), on the shipped scenes.
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
+#include "body_checks.hpp"
 #include "ccrowd/scene.hpp"
 #include "cases.hpp"
 #include "stopwatch.hpp"
@@ -64,7 +67,7 @@ LCornerResult lCorner(const Exec& ex) {
     LCornerResult r;
     r.title = "RiMEA test 6 (L corner)";
     r.description = "20 persons walk along a 2 m wide corridor that turns left after 12 m; every agent is checked "
-                    "after every step against the walls and the outline of the L.";
+                    "after every step against the walls and the outline of the L, centre and body (radius).";
     r.source = "RiMEA guideline, test 6 (nobody crosses the walls of the corner)";
     const std::string path = bundledScene("l_corner");
     r.scenes.push_back(SceneUse{"l_corner", path, ""});
@@ -72,10 +75,21 @@ LCornerResult lCorner(const Exec& ex) {
     Simulation sim(loadScene(path), ex);
     r.agents = sim.agentCount();
     const SceneGrid& g = sim.grid();
+    r.min_clearance = std::numeric_limits<double>::infinity();
     while (!sim.finished()) {
         sim.step();
         const AgentSnapshot a = sim.agents();
         for (int k = 0; k < a.size(); ++k) {
+            // the body: distance to the wall cells and the grid edge, and to
+            // the outside of the L's inner corner {x < 10, y > 2} (exact)
+            const double x = a.x[k], y = a.y[k];
+            const double corner = x >= 10.0 ? (y <= 2.0 ? std::hypot(x - 10.0, y - 2.0) : x - 10.0) : (y <= 2.0 ? 2.0 - y : 0.0);
+            const double clear = std::min(wallDistance(g, x, y, a.radius[k] + g.h), corner) - a.radius[k];
+            r.min_clearance = std::min(r.min_clearance, clear);
+            if (clear < -kBodyTolerance && r.overlaps++ == 0)
+                r.first_overlap = "agent " + std::to_string(a.id[k]) + " at (" + formatValue(x, 3) + ", " + formatValue(y, 3) +
+                                  ") m overlaps a wall by " + formatValue(-clear, 3, "m") + " at t = " +
+                                  formatValue(sim.time(), 2, "s");
             // never in a wall cell, never outside the L (first arm y <= 2 m, second arm x >= 10 m)
             int i = 0, j = 0;
             g.cellOf(a.x[k], a.y[k], i, j);
@@ -97,6 +111,9 @@ LCornerResult lCorner(const Exec& ex) {
     r.require("persons", std::to_string(r.agents), "20", r.agents == kCornerAgents);
     const std::string violations = std::to_string(r.violations) + (r.violations ? " (first: " + r.first_violation + ")" : "");
     r.check("agent-steps in a wall or outside the L", violations, "0", r.violations == 0);
+    const std::string overlaps = std::to_string(r.overlaps) + ", smallest clearance " + formatValue(r.min_clearance, 4, "m") +
+                                 (r.overlaps ? " (first: " + r.first_overlap + ")" : "");
+    r.check("agent-steps whose body (centre + radius) overlaps a wall", overlaps, "0 (tolerance 1e-4 m)", r.overlaps == 0);
     r.check("walkers turned the corner (y > 4 m)", r.turned ? "yes" : "no", "yes", r.turned);
     const std::string arrived =
         std::to_string(r.exited) + " of " + std::to_string(r.agents) + ", last at " + formatValue(r.last_exit, 2, "s");
