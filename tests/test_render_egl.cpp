@@ -110,6 +110,21 @@ TEST_F(EglRenderTest, WithoutADisplayFramesComeThroughEglAndMatchTheGlxFrames) {
     EXPECT_GT(differingPixels(frame("auto", 0), frame("auto", 2), kChannelTolerance), 50);
 }
 
+TEST_F(EglRenderTest, AutoFallsBackToEglWhenGlxFails) {
+    // a display is set but no X server answers there (as when a GPU server's GLX has no
+    // suitable config): --gl auto says so and renders through EGL; --gl glx stops
+    const std::string noServer = "DISPLAY=:7391";
+    const Result autoRun = ccrowdNoDisplay(renderArgs("auto", "", 1), noServer);
+    ASSERT_EQ(autoRun.code, 0) << autoRun.out;
+    EXPECT_NE(autoRun.out.find("note: GLX failed"), std::string::npos) << autoRun.out;
+    EXPECT_EQ(contextOf(autoRun.out).rfind("EGL", 0), 0u) << autoRun.out;
+    EXPECT_GE(loadPng(path("auto") + "/frame_000000.png").count(kRed, 0, 0, 400, 200), kMinDiscPixels);
+    const Result glx = ccrowdNoDisplay(renderArgs("glx", "--gl glx", 1), noServer);
+    EXPECT_EQ(glx.code, 1) << glx.out;
+    EXPECT_NE(glx.out.find("--gl glx: cannot open a display"), std::string::npos) << glx.out;
+    EXPECT_NE(glx.out.find("--gl egl"), std::string::npos) << glx.out;
+}
+
 TEST_F(EglRenderTest, EachEglPlatformGivesAContextOrNamesWhyNot) {
     // the device platform: Mesa lists a software device, NVIDIA its GPUs
     const Result device = ccrowdNoDisplay(renderArgs("device", "--gl egl", 1), "CCROWD_EGL_PLATFORMS=device");
