@@ -115,7 +115,8 @@ void addViewerCommands(CLI::App& app, Commands& commands) {
         ->check(CLI::Validator([r](std::string& s) { return parseSize(s, r->width, r->height); }, "WxH"));
     render->add_option("--gl",
                        "Where the OpenGL context comes from: auto (EGL when DISPLAY is unset or empty, else GLX, then EGL if "
-                       "GLX fails), egl (no X server: NVIDIA's EGL device platform, or Mesa's surfaceless EGL without a GPU), "
+                       "GLX fails), egl (no X server: EGL's device platform, NVIDIA GPUs first or Mesa's software device, else "
+                       "Mesa's surfaceless platform, else the default display), "
                        "glx (a hidden GLFW window on the X server of DISPLAY, e.g. under xvfb-run); default auto")
         ->check(CLI::Validator([r](std::string& s) { return parseGlApi(s, r->gl); }, "auto|egl|glx"));
     render->callback([r, &commands] {
