@@ -13,10 +13,12 @@ CCROWD_APT_PACKAGES=(
 )
 # The optional viewer (ccrowd view / render; CMake's CCROWD_VIEWER=AUTO builds
 # it when these are present, and everything else builds without them), and
-# what its tests need to render headless: Xvfb with Mesa's llvmpipe.
+# what its tests need to render headless: Mesa's llvmpipe through EGL (no X
+# server) and through GLX under Xvfb.
 # CCROWD_NO_VIEWER=1 leaves them out.
 CCROWD_VIEWER_PACKAGES=(
   libgl-dev libglfw3-dev libglew-dev  # OpenGL 3.3 core context, window, loader
+  libegl-dev libegl-mesa0             # EGL: ccrowd render without an X server (Mesa's EGL where there is no GPU)
   libimgui-dev                        # Dear ImGui panel of ccrowd view
   xvfb xauth libgl1-mesa-dri          # xvfb-run + llvmpipe for ccrowd render in tests
 )

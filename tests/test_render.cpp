@@ -1,16 +1,12 @@
 /// @file test_render.cpp
-/// `ccrowd render` (and `ccrowd view`'s failure modes) run as a program:
-/// under `xvfb-run -a` with Mesa's llvmpipe when xvfb-run exists (skipped
-/// otherwise). A scene written here puts one agent of each group in a known
-/// cell and a wall at a known place; the PNG frames are read back with
-/// stb_image and checked pixel by pixel. The fit rule (domain scaled to fill
-/// the image, centred) makes a 20 m x 10 m domain at 400x200 px exactly
-/// 20 px/m with the world origin at the bottom-left pixel corner.
+/// `ccrowd render` (and `ccrowd view`'s failure modes) run as a program,
+/// through GLX: under `xvfb-run -a` with Mesa's llvmpipe when xvfb-run
+/// exists (skipped otherwise); the EGL path is test_render_egl.cpp's. A
+/// scene (render_cli.hpp) puts one agent of each group in a known cell and a
+/// wall at a known place; the PNG frames are read back with stb_image and
+/// checked pixel by pixel.
 
 #include <gtest/gtest.h>
-#include <stdio.h>
-#include <sys/wait.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -20,6 +16,7 @@
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
 #include "png_image.hpp"
+#include "render_cli.hpp"
 #include "temp_dir.hpp"
 
 
@@ -30,57 +27,6 @@ namespace fs = std::filesystem;
 
 using plot::Rgb;
 using Image = PngImage;
-
-/// Exit code and combined output of a shell command.
-struct Result {
-    int code = -1;
-    std::string out;
-};
-Result shell(const std::string& cmd) {
-    Result r;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    while (fgets(buf, sizeof buf, p)) r.out += buf;
-    const int st = pclose(p);
-    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
-/// Runs ccrowd with @p args under a virtual X server. LeakSanitizer is off
-/// for it: Mesa and Xlib keep allocations until exit by design.
-Result ccrowdXvfb(const std::string& args) {
-    const char* asan = std::getenv("ASAN_OPTIONS");
-    return shell("ASAN_OPTIONS='" + std::string(asan ? asan : "") + ":detect_leaks=0' xvfb-run -a -s '-screen 0 1024x768x24' " +
-                 std::string(CCROWD_EXE) + " " + args);
-}
-
-bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
-
-// 20 m x 10 m, cell 0.5 m; a wall block [9, 10] x [0, 4]; one red agent in
-// the cell [3, 3.5] x [6, 6.5], one blue agent in [14, 14.5] x [2, 2.5]
-// (radius 0.24 m: 4.8 px); their exact positions come from the library.
-const char* kScene = R"({
-  "format": "ccrowd-scene", "version": 1, "name": "render_test",
-  "domain": {"origin": [0, 0], "width": 20, "height": 10, "cell": 0.5},
-  "obstacles": [{"rect": {"min": [9, 0], "max": [10, 4]}}],
-  "goals": [{"name": "east", "areas": [{"rect": {"min": [18.5, 6], "max": [20, 10]}}]}],
-  "groups": [
-    {"name": "red", "spawn": [{"rect": {"min": [3, 6], "max": [3.5, 6.5]}}], "count": 1, "radius": 0.24,
-     "route": ["east"], "colour": "#e41a1c"},
-    {"name": "blue", "spawn": [{"rect": {"min": [14, 2], "max": [14.5, 2.5]}}], "count": 1, "radius": 0.24,
-     "route": ["east"], "colour": "#377eb8"}
-  ]
-})";
-
-const Rgb kRed{0xe4, 0x1a, 0x1c}, kBlue{0x37, 0x7e, 0xb8};
-const Rgb kWall{64, 64, 64}, kFloor{242, 242, 242};
-
-/// World point -> pixel of the 400x200 frame (20 px/m, y up).
-void pixelOf(float x, float y, int& px, int& py) {
-    px = static_cast<int>(x * 20.f);
-    py = 200 - 1 - static_cast<int>(y * 20.f);
-}
 
 class RenderTest : public TempDirTest {
 protected:
@@ -195,9 +141,10 @@ TEST_F(RenderTest, BenchmarkDrawsEveryAgentInOneCall) {
     }
 }
 
-TEST(RenderCommand, NoDisplayIsAClearErrorOrNamesThePackages) {
-    const Result r = shell("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(CCROWD_EXE) +
-                           " render --frames 1 --quiet --out " + (fs::temp_directory_path() / "ccrowd-no-display").string());
+TEST(RenderCommand, GlxWithoutADisplayIsAClearErrorOrNamesThePackages) {
+    // --gl glx where no display is set: GLFW cannot open one (EGL is not tried)
+    const fs::path out = fs::temp_directory_path() / "ccrowd-no-display";
+    const Result r = ccrowdNoDisplay("render --gl glx --frames 1 --quiet --out " + out.string());
     if (CCROWD_HAVE_VIEWER) {
         EXPECT_EQ(r.code, 1) << r.out;
         EXPECT_NE(r.out.find("cannot open a display"), std::string::npos) << r.out;
@@ -207,7 +154,19 @@ TEST(RenderCommand, NoDisplayIsAClearErrorOrNamesThePackages) {
         EXPECT_NE(r.out.find("libglfw3-dev"), std::string::npos) << r.out;
     }
     std::error_code ec;
-    fs::remove_all(fs::temp_directory_path() / "ccrowd-no-display", ec);
+    fs::remove_all(out, ec);
+}
+
+TEST(RenderCommand, WithoutEglTheDefaultHeadlessPathNamesThePackage) {
+    if (!CCROWD_HAVE_VIEWER || CCROWD_HAVE_EGL) GTEST_SKIP() << "this build has EGL (or no viewer): test_render_egl.cpp covers it";
+    // --gl auto with no display means EGL, which this build lacks
+    const fs::path out = fs::temp_directory_path() / "ccrowd-no-egl";
+    const Result r = ccrowdNoDisplay("render --frames 1 --quiet --out " + out.string());
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("this build has no EGL"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("libegl-dev"), std::string::npos) << r.out;
+    std::error_code ec;
+    fs::remove_all(out, ec);
 }
 
 }  // namespace

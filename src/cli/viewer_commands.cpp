@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -72,6 +73,17 @@ std::string parseSize(const std::string& text, int& w, int& h) {
     return {};
 }
 
+/// Parses a --gl value (auto, egl, glx; any case) into @p gl.
+std::string parseGlApi(const std::string& text, viewer::GlApi& gl) {
+    std::string lower = text;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::map<std::string, viewer::GlApi> names = nameMap<viewer::GlApi>(viewer::kGlApiNames);
+    const auto it = names.find(lower);
+    if (it == names.end()) return "unknown OpenGL context API '" + text + "'; allowed values: auto, egl, glx";
+    gl = it->second;
+    return {};
+}
+
 }  // namespace
 
 void passiveOpenMpForViewer(int argc, char** argv) {
@@ -88,8 +100,8 @@ void addViewerCommands(CLI::App& app, Commands& commands) {
     // ccrowd render
     auto r = std::make_shared<viewer::RenderOptions>();
     CLI::App* render = app.add_subcommand(
-        "render", "Render a scene headless to PNG frames through an offscreen OpenGL framebuffer (works under xvfb-run "
-                  "with Mesa's llvmpipe): frame_000000.png is the initial state, then one frame every K steps.");
+        "render", "Render a scene headless to PNG frames through an offscreen OpenGL framebuffer (EGL needs no X "
+                  "server; see --gl): frame_000000.png is the initial state, then one frame every K steps.");
     addCommonOptions(render, *r);
     render->add_option("--frames", r->frames, "Number of frames to write")->check(CLI::Range(1, 1000000))->capture_default_str();
     render->add_option("--every", r->every, "Simulation steps between frames")->check(CLI::Range(1, 1000000000))->capture_default_str();
@@ -101,10 +113,16 @@ void addViewerCommands(CLI::App& app, Commands& commands) {
         ->check(CLI::Range(1LL, 10000000LL));
     render->add_option("--size", "Image size WIDTHxHEIGHT in pixels (default 960x720)")
         ->check(CLI::Validator([r](std::string& s) { return parseSize(s, r->width, r->height); }, "WxH"));
+    render->add_option("--gl",
+                       "Where the OpenGL context comes from: auto (EGL when DISPLAY is unset or empty, else GLX, then EGL if "
+                       "GLX fails), egl (no X server: EGL's device platform, NVIDIA GPUs first or Mesa's software device, else "
+                       "Mesa's surfaceless platform, else the default display), "
+                       "glx (a hidden GLFW window on the X server of DISPLAY, e.g. under xvfb-run); default auto")
+        ->check(CLI::Validator([r](std::string& s) { return parseGlApi(s, r->gl); }, "auto|egl|glx"));
     render->callback([r, &commands] {
 #if CCROWD_HAVE_VIEWER
         commands.action = [r] {
-            if (!r->bench_agents.empty()) return viewer::benchRender(r->bench_agents, r->width, r->height, std::max(r->frames, 5));
+            if (!r->bench_agents.empty()) return viewer::benchRender(r->bench_agents, r->width, r->height, std::max(r->frames, 5), r->gl);
             if (r->out.empty()) throw InputError(fieldMessage("--out", "missing", "ccrowd render writes PNG frames", "an output directory"));
             return viewer::renderFrames(*r);
         };

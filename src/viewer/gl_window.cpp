@@ -6,6 +6,7 @@
 #include <string>
 
 #include "viewer/gl.hpp"
+#include "viewer/gl_loader.hpp"
 
 namespace ccrowd::viewer {
 
@@ -49,16 +50,13 @@ GlWindow::GlWindow(int width, int height, const char* title, bool visible) {
                           "). The viewer needs OpenGL 3.3; without a GPU, Mesa's llvmpipe provides it (apt-get install libgl1-mesa-dri)");
     }
     glfwMakeContextCurrent(window_);
-    // 3. GLEW: core profiles need glewExperimental for the entry points
-    glewExperimental = GL_TRUE;
-    const GLenum err = glewInit();
-    // glewInit may leave GL_INVALID_ENUM (it queries GL_EXTENSIONS); clear it
-    while (glGetError() != GL_NO_ERROR) {
-    }
-    if (err != GLEW_OK && err != 4 /* GLEW_ERROR_NO_GLX_DISPLAY on EGL contexts: entry points still load */) {
+    // 3. the GL entry points
+    try {
+        loadGl();
+    } catch (...) {
         glfwDestroyWindow(window_);
         glfwTerminate();
-        throw ViewerError(std::string("GLEW failed to load OpenGL: ") + reinterpret_cast<const char*>(glewGetErrorString(err)));
+        throw;
     }
 }
 

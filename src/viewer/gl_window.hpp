@@ -1,8 +1,9 @@
 #pragma once
 /// @file gl_window.hpp
 /// A GLFW window with an OpenGL 3.3 core context, made current, and GLEW
-/// loaded. Hidden windows serve `ccrowd render` (drawing goes to an
-/// offscreen framebuffer); under Xvfb Mesa's llvmpipe provides the context.
+/// loaded. `ccrowd view` uses it; hidden windows serve `ccrowd render --gl
+/// glx` (drawing goes to an offscreen framebuffer; under Xvfb Mesa's
+/// llvmpipe provides the context). Without an X server, EglContext does.
 
 struct GLFWwindow;
 

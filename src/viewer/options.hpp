@@ -14,6 +14,16 @@ enum class Overlay { None, Density, Speed, Pressure, Potential };
 /// How agent discs are coloured.
 enum class ColourBy { Group, Speed, Pressure };
 
+/// How `ccrowd render` makes its OpenGL context.
+enum class GlApi {
+    Auto,  ///< EGL when no display is set ($DISPLAY unset or empty), else GLX (then EGL if GLX fails)
+    Egl,   ///< EGL without a surface: NVIDIA's device platform, Mesa's surfaceless platform, the default display
+    Glx    ///< a hidden GLFW window (GLX under X11, as `ccrowd view`)
+};
+
+/// Names accepted by --gl, in GlApi order.
+constexpr const char* kGlApiNames[] = {"auto", "egl", "glx"};
+
 /// Names accepted by --overlay, in Overlay order.
 constexpr const char* kOverlayNames[] = {"none", "density", "speed", "pressure", "potential"};
 /// Names accepted by --colour, in ColourBy order.
@@ -37,6 +47,7 @@ struct RenderOptions : CommonOptions {
     int every = 1;                  ///< Steps between frames (frame 0 is the initial state). [Limit: 1..1e9]
     std::string out;                ///< Output directory (created), frames frame_000000.png ... [Limit: non-empty unless benchmarking]
     std::vector<long long> bench_agents;  ///< When set: run the render benchmark for these agent counts instead (no scene).
+    GlApi gl = GlApi::Auto;         ///< Where the OpenGL context comes from (--gl).
 };
 
 /// `ccrowd view`: the interactive window.

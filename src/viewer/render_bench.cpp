@@ -18,7 +18,7 @@
 #include "viewer/agent_layer.hpp"
 #include "viewer/camera.hpp"
 #include "viewer/gl.hpp"
-#include "viewer/gl_window.hpp"
+#include "viewer/headless_context.hpp"
 #include "viewer/offscreen.hpp"
 #include "viewer/published_state.hpp"
 #include "viewer/render_bench.hpp"
@@ -69,10 +69,10 @@ double msSince(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-int benchRender(const std::vector<long long>& counts, int width, int height, int frames) {
+int benchRender(const std::vector<long long>& counts, int width, int height, int frames, GlApi gl) {
     std::string note;
     const Exec ex = selectBackend(BackendChoice::Auto, 0, &note);
-    GlWindow window(width, height, "ccrowd render bench", false);
+    HeadlessContext context(gl, width, height, false);
     Offscreen fb(width, height);
     AgentLayer layer;
     const float side = 1000.f;

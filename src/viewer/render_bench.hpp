@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "viewer/options.hpp"
+
 namespace ccrowd::viewer {
 
 /// Prints CSV rows (agents, frames, publish_ms: a step's publication on the
@@ -11,8 +13,9 @@ namespace ccrowd::viewer {
 /// GL buffer; draw_ms; frame_ms = fill + draw; draw_calls; backend;
 /// renderer) for each agent count in @p counts, drawn into a @p width x
 /// @p height offscreen framebuffer, averaged over @p frames. The backend is
-/// CUDA when a GPU is usable, else the CPU. [Units: ms]
-/// [Limit: counts 1..10^7; frames >= 1] Returns the exit code.
-int benchRender(const std::vector<long long>& counts, int width, int height, int frames);
+/// CUDA when a GPU is usable, else the CPU; the OpenGL context comes from
+/// @p gl (--gl). [Units: ms] [Limit: counts 1..10^7; frames >= 1]
+/// Returns the exit code.
+int benchRender(const std::vector<long long>& counts, int width, int height, int frames, GlApi gl);
 
 }  // namespace ccrowd::viewer

@@ -1,6 +1,7 @@
 /// @file render_frames.cpp
-/// `ccrowd render`: PNG frames through an offscreen framebuffer, from a
-/// hidden GLFW window (under xvfb-run on machines without a display).
+/// `ccrowd render`: PNG frames through an offscreen framebuffer, in an
+/// OpenGL context from EGL (no X server needed) or a hidden GLFW/GLX window
+/// (--gl; see headless_context.hpp).
 /// Deterministic: steps and frames alternate on one thread, through the
 /// same publish and fill path as `ccrowd view`.
 
@@ -15,7 +16,7 @@
 #include "plot/png.hpp"
 #include "viewer/camera.hpp"
 #include "viewer/gl.hpp"
-#include "viewer/gl_window.hpp"
+#include "viewer/headless_context.hpp"
 #include "viewer/offscreen.hpp"
 #include "viewer/published_state.hpp"
 #include "viewer/renderer.hpp"
@@ -40,7 +41,8 @@ int renderFrames(const RenderOptions& o) {
         throw InputError(fieldMessage("--field", std::to_string(o.potential_field), "no such potential field",
                                       "0.." + std::to_string(sim.fieldCount() - 1)));
 
-    GlWindow window(o.width, o.height, "ccrowd render", false);
+    // the OpenGL context: EGL or GLX, as --gl and $DISPLAY say
+    HeadlessContext context(o.gl, o.width, o.height, o.quiet);
     Offscreen fb(o.width, o.height);
     Renderer renderer(sim);
     PublishedState pub(sim);
@@ -71,7 +73,8 @@ int renderFrames(const RenderOptions& o) {
     if (!o.quiet)
         std::cerr << "rendered " << o.frames << " frames of " << o.width << "x" << o.height << " px to " << o.out << " ("
                   << sim.agentCount() << " agents at t = " << sim.time() << " s, " << drawMs / o.frames
-                  << " ms per frame to draw and read back; renderer " << glGetString(GL_RENDERER) << ")\n";
+                  << " ms per frame to draw and read back; renderer " << glGetString(GL_RENDERER) << "; context "
+                  << context.description() << ")\n";
     return 0;
 }
 
