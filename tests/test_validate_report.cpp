@@ -48,7 +48,8 @@ validate::ValidationResults handMadeResults() {
     for (double rho : {0.5, 2.0, 4.0}) {
         validate::FundamentalPoint m;
         m.target = m.density = rho;
-        m.speed = validate::weidmannSpeed(rho);
+        m.speed = m.weidmann = validate::weidmannSpeed(rho);
+        m.sfpe = validate::sfpeSpeed(rho);
         v.fundamental.points.push_back(m);
         v.fundamental.check("mean speed at " + validate::formatValue(rho, 1), validate::formatValue(m.speed, 3, "m/s"), "+-0.2",
                             true);

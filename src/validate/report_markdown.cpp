@@ -122,8 +122,15 @@ std::string reportMarkdown(const ValidationResults& results, const ReportInfo& i
     // plots
     md << "\n## Plots\n\n";
     md << "### Fundamental diagram\n\n![Mean speed against density with Weidmann's curve](" << kFundamentalDiagramPng
-       << ")\n\nMean walking speed in a corridor held at 0.5-4 persons/m^2 against Weidmann's (1993) curve; the grey "
-          "lines are the allowed +-0.2 m/s.\n\n";
+       << ")\n\nMean walking speed in a corridor held at 0.5-5 persons/m^2 against Weidmann's (1993) curve and the "
+          "SFPE handbook's corridor curve; the grey lines are the allowed +-25% of Weidmann's.\n\n";
+    md << "| density target [persons/m^2] | measured density | mean speed [m/s] | Weidmann [m/s] | vs Weidmann | SFPE [m/s] |\n"
+          "|---|---|---|---|---|---|\n";
+    for (const FundamentalPoint& m : results.fundamental.points)
+        md << "| " << formatValue(m.target, 1) << " | " << formatValue(m.density, 2) << " | " << formatValue(m.speed, 3) << " | "
+           << formatValue(m.weidmann, 3) << " | " << formatValue(100.0 * (m.speed / m.weidmann - 1.0), 0) << "% | "
+           << formatValue(m.sfpe, 3) << " |\n";
+    md << "\n";
     md << "### Door flow\n\n![Flow against door width](" << kDoorFlowPng
        << ")\n\nFlow through one door out of a crowded room against the door width; the grey lines bound the allowed "
           "specific flow of 1.0-2.0 persons/(m s).\n\n";

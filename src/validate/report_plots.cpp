@@ -27,23 +27,25 @@ plot::LinePlot newPlot(const std::string& title, const std::string& x, const std
     return p;
 }
 
-/// Mean speed against mean density, with Weidmann's curve and its +-0.2 m/s band.
+/// Mean speed against mean density, with Weidmann's curve, its +-25% band and the SFPE curve.
 void fundamentalDiagramPlot(const std::string& path, const FundamentalDiagramResult& fd) {
     plot::LinePlot p = newPlot("Fundamental diagram: corridor held at a density", "density [persons/m^2]", "mean speed [m/s]");
     // Weidmann's curve up to its jam density 5.4 persons/m^2, and the allowed band around it
     plot::Series curve{"Weidmann 1993", plot::paletteColor(0), plot::Marker::None, true, {}};
-    plot::Series hi{"Weidmann +- 0.2 m/s (allowed)", kTolerance, plot::Marker::None, true, {}};
+    plot::Series hi{"Weidmann +- 25% (allowed)", kTolerance, plot::Marker::None, true, {}};
     plot::Series lo{"", kTolerance, plot::Marker::None, true, {}};
+    plot::Series sfpe{"SFPE handbook 1.40 (1 - 0.266 rho)", plot::paletteColor(1), plot::Marker::None, true, {}};
     for (int k = 1; k <= 108; ++k) {
         const double rho = 0.05 * k, v = weidmannSpeed(rho);
         curve.points.emplace_back(rho, v);
-        hi.points.emplace_back(rho, v + 0.2);
-        lo.points.emplace_back(rho, std::max(v - 0.2, 0.0));
+        hi.points.emplace_back(rho, 1.25 * v);
+        lo.points.emplace_back(rho, 0.75 * v);
+        sfpe.points.emplace_back(rho, sfpeSpeed(rho));
     }
     // the measured points at their measured mean density
     plot::Series measured{"measured (mean v_x, section x 12-22 m)", plot::paletteColor(3), plot::Marker::Circle, false, {}};
     for (const FundamentalPoint& m : fd.points) measured.points.emplace_back(m.density, m.speed);
-    p.series = {hi, lo, curve, measured};
+    p.series = {hi, lo, curve, sfpe, measured};
     plot::LinearAxes axes;
     axes.x_min = 0.0;
     axes.y_min = 0.0;

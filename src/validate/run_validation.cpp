@@ -40,7 +40,7 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
     }
     v.l_corner = lCorner(ex);
     report(v.l_corner);
-    v.fundamental = fundamentalDiagram(ex, {0.5, 1.0, 2.0, 3.0, 4.0});
+    v.fundamental = fundamentalDiagram(ex, {0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0});
     report(v.fundamental);
     v.room_exit = roomExitFlow(ex);
     report(v.room_exit);
