@@ -42,16 +42,14 @@ struct AgentSortBuffers {
 /// Weidmann 1993).
 struct SpeedParams {
     float rho_min = 0.5f;    ///< Below: free speed. [Units: 1/m^2]
-    float rho_max = 4.0f;    ///< Above: flow speed. [Units: 1/m^2] [Limit: > rho_min]
+    float rho_max = 4.0f;    ///< Above: the flow's direction alone (faceSpeed()). [Units: 1/m^2] [Limit: > rho_min]
     float v0 = 1.34f;        ///< Free speed. [Units: m/s]
     float rho_jam = 5.4f;    ///< Weidmann jam density. [Units: 1/m^2]
     float gamma_fd = 1.913f; ///< Weidmann shape. [Units: 1/m^2]
-    float eps = 0.05f;       ///< Lowest speed on an open face. [Units: m/s] [Limit: > 0]
-    /// Cap the face speed at the free speed fT: the flow-speed blend may slow
-    /// a face (the crowd ahead is slower) but never raise it above the
-    /// fundamental diagram. false: Treuille 2006 eq. 10 as written. The
-    /// Simulation sets true (see kernels/speed.hpp).
-    bool cap_at_free = false;
+    /// Lowest speed on an open face, and the flow speed below which the
+    /// crowd ahead gives no direction: below Weidmann's 0.037 m/s at 5
+    /// persons/m^2, so the diagram holds up to there. [Units: m/s] [Limit: > 0]
+    float eps = 0.02f;
     /// Cells between a cell and the point whose density and flow its faces
     /// read (Treuille's x + r n, r = ahead h; 1: the neighbour). The
     /// Simulation uses aheadCells(perception_radius, h). [Limit: >= 1]
@@ -130,10 +128,10 @@ void perceive(const Exec& ex, const GridInfo& g, const CellRange& box, float rad
               View2<float> rhoOut, View2<Vel2> velocityOut);
 
 /// Speed on the four faces of every open cell of @p box (Treuille 2006 §4.2):
-/// with a = x + p.ahead h n (the neighbour for ahead = 1), f = fT below
-/// rho_min, the flow speed fv = max(v(a) . n, eps) above rho_max, linear in
-/// between, at most fT when p.cap_at_free; fT = Weidmann free speed of rho(a)
-/// times the neighbour's terrain factor. Faces towards blocked or outside
+/// with a = x + p.ahead h n (the neighbour for ahead = 1), faceSpeed() of
+/// rho(a) and v(a): f = fT below rho_min, the flow speed fv (fT, down to eps
+/// against the flow at a) above rho_max, linear in between; fT = Weidmann
+/// free speed of rho(a) times the neighbour's terrain factor. Faces towards blocked or outside
 /// cells get eps (their cost is irrelevant: the eikonal never crosses them).
 /// @p rho and @p meanVelocity are the splat's fields or perceive()'s.
 void speed(const Exec& ex, const GridInfo& g, const CellRange& box, const SpeedParams& p, View2<const float> rho,

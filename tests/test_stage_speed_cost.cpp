@@ -77,75 +77,75 @@ TEST_P(SpeedStage, EmptyGridIsFreeSpeedAndEpsAtTheBorder) {
     const Face4 k = c.out(0, 0);
     EXPECT_FLOAT_EQ(k.e, 1.34f);
     EXPECT_FLOAT_EQ(k.n, 1.34f);
-    EXPECT_FLOAT_EQ(k.w, 0.05f);
-    EXPECT_FLOAT_EQ(k.s, 0.05f);
+    EXPECT_FLOAT_EQ(k.w, c.p.eps);
+    EXPECT_FLOAT_EQ(k.s, c.p.eps);
 }
 
-TEST_P(SpeedStage, FreeFlowBetweenAndFlowSpeedFromNeighbourDensity) {
+TEST_P(SpeedStage, FreeSpeedAlongTheFlowAndSlowerAgainstIt) {
     SpeedCase c(3, 3);
-    // E: rho 2 (between): fT = 1.34 (1 - exp(-1.913 (1/2 - 1/5.4))) = 0.606238,
-    //    fv = 0.6, f = fT + 1.5/3.5 (fv - fT) = 0.603565
+    // E: rho 2 (between), flow (0.6, 0.3): along the face, cos > 0, so f = fT =
+    //    1.34 (1 - exp(-1.913 (1/2 - 1/5.4))) = 0.606238
     c.rho(2, 1) = 2.f; c.mv(2, 1) = Vel2{0.6f, 0.3f};
-    // N: rho 5 (above rho_max): fv = max(v . (0, 1), eps) = max(-0.5, 0.05)
-    c.rho(1, 2) = 5.f; c.mv(1, 2) = Vel2{0.2f, -0.5f};
-    // W: rho 4.5 (above): fv = v . (-1, 0) = 0.8
+    // N: rho 3.5 (a = 3/3.5), flow (0.3, -0.4): cos = -0.8, fT = 0.234434,
+    //    fv = 0.2 fT, f = fT (1 - 3/3.5 x 0.8) = 0.073679
+    c.rho(1, 2) = 3.5f; c.mv(1, 2) = Vel2{0.3f, -0.4f};
+    // W: rho 4.5 (above rho_max), flow (-0.8, 0.1) along -x: fT = 0.091656
     c.rho(0, 1) = 4.5f; c.mv(0, 1) = Vel2{-0.8f, 0.1f};
     // S: rho 0.3 (below rho_min): fT = 1.34 (1 - exp(-1.913 (1/0.3 - 1/5.4))) = 1.336752
-    c.rho(1, 0) = 0.3f; c.mv(1, 0) = Vel2{0.f, -2.f};
+    c.rho(1, 0) = 0.3f; c.mv(1, 0) = Vel2{0.f, 2.f};
     c.run(GetParam());
     const Face4 f = c.out(1, 1);
-    EXPECT_NEAR(f.e, 0.603565f, kTol);
-    EXPECT_FLOAT_EQ(f.n, 0.05f);
-    EXPECT_FLOAT_EQ(f.w, 0.8f);
+    EXPECT_NEAR(f.e, 0.606238f, kTol);
+    EXPECT_NEAR(f.n, 0.073679f, kTol);
+    EXPECT_NEAR(f.w, 0.091656f, kTol);
     EXPECT_NEAR(f.s, 1.336752f, kTol);
 }
 
-// The settings the simulation runs with (src/sim/simulation.cpp): the face
-// speed capped at the free speed, and faces reading aheadCells(R, h) cells
-// ahead; hand-computed values.
+// The settings the simulation runs with (src/sim/sim_state.cpp): the flow's
+// direction in the blend, and faces reading aheadCells(R, h) cells ahead;
+// hand-computed values.
 
-TEST_P(SpeedStage, CapAtFreeSpeedWhereTheFlowIsFaster) {
+TEST_P(SpeedStage, FlowNeverRaisesAFaceAndCounterFlowSlowsItToEps) {
     SpeedCase c(3, 3);
-    c.p.cap_at_free = true;
-    // E: rho 4.5 (above rho_max), flow 0.8 along +x: uncapped f = fv = 0.8;
-    //    fT = 1.34 (1 - exp(-1.913 (1/4.5 - 1/5.4))) = 0.091656, so f = fT
+    // E: rho 4.5, a fast flow 0.8 along +x: Treuille's fv would be 0.8; here fT = 0.091656
     c.rho(2, 1) = 4.5f; c.mv(2, 1) = Vel2{0.8f, 0.f};
-    // N: rho 2, flow 1.2 along +y: blend 0.606238 + 1.5/3.5 (1.2 - 0.606238)
-    //    = 0.860707 > fT = 0.606238, so f = fT
-    c.rho(1, 2) = 2.f; c.mv(1, 2) = Vel2{0.f, 1.2f};
-    // W: rho 2, flow 0.3 along -x: blend 0.606238 + 1.5/3.5 (0.3 - 0.606238)
-    //    = 0.474993 < fT: the cap does not apply
-    c.rho(0, 1) = 2.f; c.mv(0, 1) = Vel2{-0.3f, 0.f};
+    // N: rho 2, flow straight against (0, -1.2): fv = eps,
+    //    f = fT + 1.5/3.5 (eps - fT) = 0.606238 + 0.428571 (0.02 - 0.606238) = 0.354993
+    c.rho(1, 2) = 2.f; c.mv(1, 2) = Vel2{0.f, -1.2f};
+    // W: rho 2, flow slower than eps (0.01 along +x, against -x): no direction, f = fT
+    c.rho(0, 1) = 2.f; c.mv(0, 1) = Vel2{0.01f, 0.f};
+    // S: rho 5 (a = 1), flow across (1, 0): cos = 0, f = fT = 1.34 (1 - exp(-1.913 (1/5 - 1/5.4)))
+    c.rho(1, 0) = 5.f; c.mv(1, 0) = Vel2{1.f, 0.f};
     c.run(GetParam());
     const Face4 f = c.out(1, 1);
     EXPECT_NEAR(f.e, 0.091656f, kTol);
-    EXPECT_NEAR(f.n, 0.606238f, kTol);
-    EXPECT_NEAR(f.w, 0.474993f, kTol);
-    // the same without the cap: the flow speed and the blend
-    c.p.cap_at_free = false;
+    EXPECT_NEAR(f.n, 0.354993f, kTol);
+    EXPECT_NEAR(f.w, 0.606238f, kTol);
+    EXPECT_NEAR(f.s, 1.34f * (1.f - std::exp(-1.913f * (1.f / 5.f - 1.f / 5.4f))), kTol);
+    // straight against the flow above rho_max: eps
+    c.rho(2, 1) = 4.5f; c.mv(2, 1) = Vel2{-0.8f, 0.f};
     c.run(GetParam());
-    EXPECT_NEAR(c.out(1, 1).e, 0.8f, kTol);
-    EXPECT_NEAR(c.out(1, 1).n, 0.860707f, kTol);
+    EXPECT_FLOAT_EQ(c.out(1, 1).e, c.p.eps);
 }
 
 TEST_P(SpeedStage, LookAheadOfSeveralCellsClampedAtTheGridEdge) {
-    // the simulation's look-ahead: round(R / h) cells, at least 1
-    EXPECT_EQ(sim::aheadCells(1.0f, 0.25f), 4);
-    EXPECT_EQ(sim::aheadCells(0.75f, 0.25f), 3);
+    // the simulation's look-ahead: round(R / (2 h)) cells, at least 1
+    EXPECT_EQ(sim::aheadCells(1.0f, 0.25f), 2);
+    EXPECT_EQ(sim::aheadCells(1.5f, 0.25f), 3);
+    EXPECT_EQ(sim::aheadCells(1.0f, 0.1f), 5);
     EXPECT_EQ(sim::aheadCells(0.1f, 0.25f), 1);
     EXPECT_EQ(sim::aheadCells(0.f, 0.25f), 1);
     SpeedCase c(8, 3);
-    c.p.cap_at_free = true;
-    c.p.ahead = sim::aheadCells(0.75f, 0.25f);  // 3 cells
+    c.p.ahead = sim::aheadCells(1.5f, 0.25f);  // 3 cells
     // cell (1, 1): E reads (4, 1), not its neighbour (2, 1)
-    c.rho(2, 1) = 5.f; c.mv(2, 1) = Vel2{0.f, 0.f};  // would give eps if read
-    c.rho(4, 1) = 2.f; c.mv(4, 1) = Vel2{0.6f, 0.f};  // blend 0.603565 (below fT: kept)
+    c.rho(2, 1) = 5.f; c.mv(2, 1) = Vel2{-1.f, 0.f};   // would give eps if read
+    c.rho(4, 1) = 2.f; c.mv(4, 1) = Vel2{-0.6f, 0.f};  // against: 0.354993
     // W reads (1 - 3 = -2 -> clamped to 0, 1)
-    c.rho(0, 1) = 0.3f; c.mv(0, 1) = Vel2{-2.f, 0.f};  // below rho_min: fT 1.336752
+    c.rho(0, 1) = 0.3f; c.mv(0, 1) = Vel2{2.f, 0.f};  // below rho_min: fT 1.336752
     // cell (6, 1): E reads (9 -> clamped to 7, 1)
-    c.rho(7, 1) = 4.5f; c.mv(7, 1) = Vel2{0.8f, 0.f};  // capped at fT 0.091656
+    c.rho(7, 1) = 4.5f; c.mv(7, 1) = Vel2{0.8f, 0.f};  // fT 0.091656
     c.run(GetParam());
-    EXPECT_NEAR(c.out(1, 1).e, 0.603565f, kTol);
+    EXPECT_NEAR(c.out(1, 1).e, 0.354993f, kTol);
     EXPECT_NEAR(c.out(1, 1).w, 1.336752f, kTol);
     EXPECT_NEAR(c.out(6, 1).e, 0.091656f, kTol);
     // N and S of (1, 1) read (1, 4 -> 2) and (1, -2 -> 0): empty, free speed
@@ -161,8 +161,8 @@ TEST_P(SpeedStage, FreeSpeedClampedToEpsAtAndAboveJamDensity) {
     c.rho(1, 2) = 5.9f;  // Weidmann speed < 0
     c.rho(0, 1) = 1.f;   // 1.34 (1 - exp(-1.913 (1 - 1/5.4))) = 1.058063
     c.run(GetParam());
-    EXPECT_FLOAT_EQ(c.out(1, 1).e, 0.05f);
-    EXPECT_FLOAT_EQ(c.out(1, 1).n, 0.05f);
+    EXPECT_FLOAT_EQ(c.out(1, 1).e, c.p.eps);
+    EXPECT_FLOAT_EQ(c.out(1, 1).n, c.p.eps);
     EXPECT_NEAR(c.out(1, 1).w, 1.058063f, kTol);
     EXPECT_FLOAT_EQ(c.out(1, 1).s, 1.34f);
 }
@@ -171,14 +171,13 @@ TEST_P(SpeedStage, TerrainFactorScalesFreeSpeed) {
     SpeedCase c(3, 3);
     c.terrain(2, 1) = 0.5f;   // E: 0.67
     c.terrain(1, 2) = 0.01f;  // N: 0.0134, raised to eps
-    // S: rho 3, terrain 0.5: fT = 0.5 x 0.330695 = 0.165347, fv = 1,
-    //    f = fT + 2.5/3.5 (1 - fT) = 0.761528
+    // S: rho 3, terrain 0.5, flow along -y: f = fT = 0.5 x 0.330695 = 0.165347
     c.terrain(1, 0) = 0.5f; c.rho(1, 0) = 3.f; c.mv(1, 0) = Vel2{0.f, -1.f};
     c.run(GetParam());
     EXPECT_FLOAT_EQ(c.out(1, 1).e, 0.67f);
-    EXPECT_FLOAT_EQ(c.out(1, 1).n, 0.05f);
+    EXPECT_FLOAT_EQ(c.out(1, 1).n, c.p.eps);
     EXPECT_FLOAT_EQ(c.out(1, 1).w, 1.34f);
-    EXPECT_NEAR(c.out(1, 1).s, 0.761528f, kTol);
+    EXPECT_NEAR(c.out(1, 1).s, 0.165347f, kTol);
 }
 
 TEST_P(SpeedStage, BlockedNeighboursAndCellsGetEps) {
@@ -186,14 +185,14 @@ TEST_P(SpeedStage, BlockedNeighboursAndCellsGetEps) {
     c.blocked(2, 1) = 1;
     c.blocked(0, 0) = 1;
     c.run(GetParam());
-    EXPECT_FLOAT_EQ(c.out(1, 1).e, 0.05f);
+    EXPECT_FLOAT_EQ(c.out(1, 1).e, c.p.eps);
     EXPECT_FLOAT_EQ(c.out(1, 1).w, 1.34f);
     const Face4 b = c.out(0, 0);
-    EXPECT_FLOAT_EQ(b.e, 0.05f);
-    EXPECT_FLOAT_EQ(b.n, 0.05f);
-    EXPECT_FLOAT_EQ(b.w, 0.05f);
-    EXPECT_FLOAT_EQ(b.s, 0.05f);
-    EXPECT_FLOAT_EQ(c.out(1, 0).w, 0.05f);  // towards the blocked corner
+    EXPECT_FLOAT_EQ(b.e, c.p.eps);
+    EXPECT_FLOAT_EQ(b.n, c.p.eps);
+    EXPECT_FLOAT_EQ(b.w, c.p.eps);
+    EXPECT_FLOAT_EQ(b.s, c.p.eps);
+    EXPECT_FLOAT_EQ(c.out(1, 0).w, c.p.eps);  // towards the blocked corner
 }
 
 TEST_P(SpeedStage, OnlyTheBoxIsWritten) {
@@ -250,8 +249,8 @@ TEST_P(CostStage, FreeFlowOutsideTheBox) {
     const FaceCost c = k.out(0, 0);
     EXPECT_NEAR(c.e, 1.746269f, kTol);  // f = 1.34: (1.34 + 1) / 1.34
     EXPECT_NEAR(c.n, 2.492537f, kTol);  // f = 0.67: (0.67 + 1) / 0.67
-    EXPECT_NEAR(c.w, 21.f, 1e-4f);      // outside: f = eps, (0.05 + 1) / 0.05
-    EXPECT_NEAR(c.s, 21.f, 1e-4f);
+    EXPECT_NEAR(c.w, 51.f, 1e-3f);      // outside: f = eps, (0.02 + 1) / 0.02
+    EXPECT_NEAR(c.s, 51.f, 1e-3f);
     // inside the box the speed field is used: f = 1 -> (1 + 1) / 1
     EXPECT_FLOAT_EQ(k.out(1, 1).e, 2.f);
 }

@@ -87,9 +87,13 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
 
 SpeedParams SimState::speedParams() const {
     const ModelParams& mp = scene.params;
-    // Treuille 2006 eq. 10 capped at the free speed, read a perception radius ahead (kernels/speed.hpp)
-    SpeedParams sp{mp.rho_min, mp.rho_max, mp.v0, mp.rho_jam, mp.gamma_fd, 0.05f};
-    sp.cap_at_free = true;
+    // Treuille 2006 eq. 10 with the flow's direction, read half a perception radius ahead (kernels/speed.hpp)
+    SpeedParams sp;
+    sp.rho_min = mp.rho_min;
+    sp.rho_max = mp.rho_max;
+    sp.v0 = mp.v0;
+    sp.rho_jam = mp.rho_jam;
+    sp.gamma_fd = mp.gamma_fd;
     sp.ahead = aheadCells(mp.perception_radius, grid.h);
     return sp;
 }
