@@ -12,12 +12,13 @@
 namespace ccrowd::sim {
 
 void agentVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const float> pressureIn,
-                   View2<const std::uint8_t> blocked) {
-    if (pressureIn.nx != g.nx || pressureIn.ny != g.ny || blocked.nx != g.nx || blocked.ny != g.ny)
-        throw InputError("agentVelocity: pressure and blocked must be " + std::to_string(g.nx) + "x" +
-                         std::to_string(g.ny) + " cells (the grid)");
+                   View2<const std::uint8_t> blocked, View2<const Face4> aperture) {
+    if (pressureIn.nx != g.nx || pressureIn.ny != g.ny || blocked.nx != g.nx || blocked.ny != g.ny ||
+        (aperture.data && (aperture.nx != g.nx || aperture.ny != g.ny)))
+        throw InputError("agentVelocity: pressure, blocked and aperture must be " + std::to_string(g.nx) + "x" +
+                         std::to_string(g.ny) + " cells (the pressure's grid)");
     // v = preferred - grad p at the agent, clamped to vmax (Narain 2009 §4)
-    forEachIndex(ex, a.n, AgentVelocityKernel{a, g, pressureIn, blocked});
+    forEachIndex(ex, a.n, AgentVelocityKernel{a, g, pressureIn, blocked, aperture});
 }
 
 void advect(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dt,

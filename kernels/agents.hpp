@@ -124,30 +124,60 @@ CC_HD inline void keepClearOfWalls(const GridInfo& g, View2<const std::uint8_t> 
     }
 }
 
+/// Pressure gradient across the face between cell (i - 1, j) and (i, j)
+/// (AXIS 0) or (i, j - 1) and (i, j) (AXIS 1), times the face's open
+/// fraction: 0 at walls and the grid's edge (no flux crosses them, as in
+/// the LCP: pressure.hpp). [Units: m/s]
+template <int AXIS>
+CC_HD inline float faceGradient(const GridInfo& g, View2<const float> p, View2<const std::uint8_t> blocked,
+                                View2<const Face4> aperture, int i, int j) {
+    const int im = AXIS == 0 ? i - 1 : i, jm = AXIS == 0 ? j : j - 1;
+    if (!cellOpen(blocked, i, j)) return 0.f;
+    const float ap = faceAperture(blocked, aperture, i, j, AXIS == 0 ? 2 : 3, im, jm);
+    return ap > 0.f ? ap * (p(i, j) - p(im, jm)) / g.h : 0.f;
+}
+
 /// Agent velocity (Narain 2009 §4, FLIP-style): v = preferred + correction,
-/// correction = -grad p interpolated bilinearly from the open cells of the
-/// agent's stencil (weights renormalised over them), clamped to vmax.
+/// correction = -grad p interpolated from the cell faces as a MAC grid does
+/// (x from the x-faces, linear across them and between rows; y likewise),
+/// the same face gradients the LCP's fluxes use, so the agents move the
+/// density the solve predicted; clamped to vmax.
 struct AgentVelocityKernel {
     AgentViews a;
-    GridInfo g;
+    GridInfo g;                          ///< The pressure's grid.
     View2<const float> p;                ///< Pressure. [Units: m^2/s]
     View2<const std::uint8_t> blocked;
+    View2<const Face4> aperture;         ///< Open fraction of faces (null: 1 between open cells).
+
+    /// -dp/dx (AXIS 0) or -dp/dy (AXIS 1) at (x, y): bilinear over the
+    /// faces normal to the axis (face k at o + k h along it, cell centres
+    /// across it; rows outside the grid clamped).
+    template <int AXIS>
+    CC_HD float correction(float x, float y) const {
+        const float fa = ((AXIS == 0 ? x - g.ox : y - g.oy) / g.h);          // along: face coordinate
+        const float fc = ((AXIS == 0 ? y - g.oy : x - g.ox) / g.h) - 0.5f;   // across: cell centres
+        const int na = AXIS == 0 ? g.nx : g.ny, nc = AXIS == 0 ? g.ny : g.nx;
+        const float ca = fa < 0.f ? 0.f : (fa > na ? static_cast<float>(na) : fa);
+        const float cc = fc < 0.f ? 0.f : (fc > nc - 1 ? static_cast<float>(nc - 1) : fc);
+        int ka = static_cast<int>(floorf(ca)), kc = static_cast<int>(floorf(cc));
+        ka = ka >= na ? na - 1 : ka;
+        kc = kc >= nc - 1 ? (nc > 1 ? nc - 2 : 0) : kc;
+        const float ta = ca - ka, tc = nc > 1 ? cc - kc : 0.f;
+        float sum = 0.f;
+        for (int q = 0; q < 4; ++q) {
+            const int da = q & 1, dc = q >> 1;
+            const float w = (da ? ta : 1.f - ta) * (dc ? tc : 1.f - tc);
+            if (!(w > 0.f)) continue;
+            const int fi = AXIS == 0 ? ka + da : kc + dc, fj = AXIS == 0 ? kc + dc : ka + da;
+            sum += w * faceGradient<AXIS>(g, p, blocked, aperture, fi, fj);
+        }
+        return -sum;
+    }
 
     CC_HD void operator()(int k) const {
-        const Bilinear b = bilinearAt(g, a.x[k], a.y[k]);
-        const float w[4] = {b.w00, b.w10, b.w01, b.w11};
-        // -grad p at the open stencil cells, weighted (fixed order)
-        float cx = 0.f, cy = 0.f, wsum = 0.f;
-        for (int q = 0; q < 4; ++q) {
-            const int i = b.i0 + (q & 1), j = b.j0 + (q >> 1);
-            if (!cellOpen(blocked, i, j) || !(w[q] > 0.f)) continue;
-            const Vel2 gp = pressureGradient(p, blocked, g.h, i, j);
-            cx -= w[q] * gp.x;
-            cy -= w[q] * gp.y;
-            wsum += w[q];
-        }
-        float vx = a.px[k], vy = a.py[k];
-        if (wsum > 0.f) { vx += cx / wsum; vy += cy / wsum; }
+        // preferred + (-grad p) from the faces
+        float vx = a.px[k] + correction<0>(a.x[k], a.y[k]);
+        float vy = a.py[k] + correction<1>(a.x[k], a.y[k]);
         // clamp the speed to vmax
         const float vmax = a.vmax[k] > 0.f ? a.vmax[k] : 0.f;
         const float sp = sqrtf(vx * vx + vy * vy);

@@ -64,10 +64,12 @@ void validate(const PressureParams& p) {
 
 PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& boxIn, const PressureParams& p,
                        View2<const float> rho, View2<const Vel2> meanPreferred, View2<const std::uint8_t> blocked,
-                       PressureWorkspace& ws, View2<float> pressureOut, View2<Vel2> corrected) {
+                       View2<const Face4> aperture, PressureWorkspace& ws, View2<float> pressureOut,
+                       View2<Vel2> corrected) {
     validate(p);
     if (pressureOut.nx != g.nx || pressureOut.ny != g.ny || corrected.nx != g.nx || corrected.ny != g.ny ||
-        rho.nx != g.nx || rho.ny != g.ny || meanPreferred.nx != g.nx || blocked.nx != g.nx || blocked.ny != g.ny)
+        rho.nx != g.nx || rho.ny != g.ny || meanPreferred.nx != g.nx || blocked.nx != g.nx || blocked.ny != g.ny ||
+        (aperture.data && (aperture.nx != g.nx || aperture.ny != g.ny)))
         throw InputError("pressure: every field must be " + std::to_string(g.nx) + "x" + std::to_string(g.ny) +
                          " cells (the grid)");
     // the box, clamped to the grid
@@ -90,7 +92,7 @@ PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& boxIn
     PressureStats st;
     if (box.empty()) { st.converged = true; return st; }
 
-    const PressureProblem prob{g, p.dt, p.rho_limit, rho, meanPreferred, blocked};
+    const PressureProblem prob{g, p.dt, p.rho_limit, rho, meanPreferred, blocked, aperture};
     const int cells = box.width() * box.height();
     ws.residual.resize(cells);
     const View1<float> res = ws.residual.view(ex);

@@ -8,7 +8,8 @@
 /// Discretisation (per open cell c, faces d = E, N, W, S with outward unit
 /// normal n and open neighbour nb; faces to blocked or outside cells carry no
 /// flux):
-///   rho_f = (rho_c + rho_nb) / 2,  u_f = (ubar_c . n + ubar_nb . n) / 2
+///   rho_f = a_f (rho_c + rho_nb) / 2,  u_f = (ubar_c . n + ubar_nb . n) / 2
+///   (a_f: the face's open fraction, PressureProblem::aperture)
 ///   F_d   = rho_f (u_f - (p_nb - p_c) / h)            outward flux [1/(m s)]
 ///   rho'  = rho_c - dt/h sum_d F_d                     predicted density
 /// which is linear in p_c: rho' = a - b p_c with
@@ -59,11 +60,26 @@ struct PressureProblem {
     View2<const float> rho;           ///< Density. [Units: 1/m^2]
     View2<const Vel2> ubar;           ///< Mean preferred velocity. [Units: m/s]
     View2<const std::uint8_t> blocked;  ///< 1 = blocked cell.
+    /// Open fraction of each face of each cell (coarseWalls(): the fine
+    /// faces on it that join two open cells). Null: 1 between open cells.
+    /// [Limit: 0..1]
+    View2<const Face4> aperture;
 };
 
 /// True when (i, j) is inside the grid and not blocked.
 CC_HD inline bool cellOpen(View2<const std::uint8_t> blocked, int i, int j) {
     return blocked.inside(i, j) && blocked(i, j) == 0;
+}
+
+/// Open fraction of face @p d (0 E, 1 N, 2 W, 3 S) of open cell (i, j)
+/// towards its neighbour (in, jn): 0 when the neighbour is blocked or
+/// outside, else the aperture (1 when there is none). [Limit: 0..1]
+CC_HD inline float faceAperture(View2<const std::uint8_t> blocked, View2<const Face4> aperture, int i, int j, int d,
+                                int in, int jn) {
+    if (!cellOpen(blocked, in, jn)) return 0.f;
+    if (!aperture.data) return 1.f;
+    const Face4 a = aperture(i, j);
+    return d == 0 ? a.e : (d == 1 ? a.n : (d == 2 ? a.w : a.s));
 }
 
 /// Predicted density of open cell (i, j) as a function of its own pressure:
@@ -83,9 +99,11 @@ CC_HD inline PredictedDensity predictedDensity(const PressureProblem& s, View2<c
     // faces E, N, W, S in a fixed order (deterministic sums)
     for (int d = 0; d < 4; ++d) {
         const int in = i + di[d], jn = j + dj[d];
-        if (!cellOpen(s.blocked, in, jn)) continue;  // walls and the grid edge carry no flux
+        // walls and the grid edge carry no flux; a partly open face its open part
+        const float ap = faceAperture(s.blocked, s.aperture, i, j, d, in, jn);
+        if (!(ap > 0.f)) continue;
         const Vel2 un = s.ubar(in, jn);
-        const float rf = 0.5f * (rc + s.rho(in, jn));
+        const float rf = ap * 0.5f * (rc + s.rho(in, jn));
         const float uf = 0.5f * ((uc.x + un.x) * di[d] + (uc.y + un.y) * dj[d]);
         flux0 += rf * uf;
         coupling += rf * p(in, jn);

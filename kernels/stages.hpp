@@ -200,17 +200,21 @@ struct PressureWorkspace;
 
 /// Solves for @p pressure (warm-started from its contents) and writes the
 /// corrected grid velocity v = meanPreferred - grad p to @p corrected.
+/// @p aperture: open fraction of each face (null: 1 between open cells).
 PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& box, const PressureParams& p,
                        View2<const float> rho, View2<const Vel2> meanPreferred, View2<const std::uint8_t> blocked,
-                       PressureWorkspace& ws, View2<float> pressureOut, View2<Vel2> corrected);
+                       View2<const Face4> aperture, PressureWorkspace& ws, View2<float> pressureOut,
+                       View2<Vel2> corrected);
 
 // ---- (h) agents ------------------------------------------------------------
 
 /// Velocity of every agent: its preferred velocity plus the pressure
-/// correction interpolated at its position (v = p_pref - grad p, Narain 2009
-/// §4), clamped to vmax; written to a.vx, a.vy.
+/// correction -grad p interpolated at its position from the faces of @p g's
+/// cells (v = p_pref - grad p, Narain 2009 §4), clamped to vmax; written to
+/// a.vx, a.vy. @p g is the pressure's grid (the UIC's coarse grid);
+/// @p aperture its faces' open fractions (null: 1 between open cells).
 void agentVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const float> pressureIn,
-                   View2<const std::uint8_t> blocked);
+                   View2<const std::uint8_t> blocked, View2<const Face4> aperture);
 
 /// Moves every agent by v dt; a move that would end in a blocked cell or
 /// outside the grid slides along the free axis, else the agent stays (and

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backends.hpp"
+#include "kernels/uic_grid.hpp"
 #include "ccrowd/config.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
@@ -88,13 +89,15 @@ bool checkStep(const Simulation& sim, bool checkSeparation) {
         // pressure never negative, and zero where the crowd is sparse
         const float p = sim.pressure().host()[c], rho = sim.density().host()[c];
         if (p < 0.f) { ADD_FAILURE() << "negative pressure " << p << " in cell " << c << " at t = " << t; return false; }
-        // sparse: every density in the 3x3 neighbourhood below a quarter of the
-        // limit, so no inflow within one step can reach the limit there
+        // sparse: every density in the 3x3 UIC cells around the cell's UIC
+        // cell (kernels/uic_grid.hpp) below a quarter of the limit, so no
+        // inflow within one step can reach the limit there
         const int ci = static_cast<int>(c % static_cast<std::size_t>(g.nx)), cj = static_cast<int>(c / static_cast<std::size_t>(g.nx));
+        const int uc = sim::uicFactor(sc.params.perception_radius, g.h), ui = ci / uc, uj = cj / uc;
         float around = 0.f;
-        for (int dj = -1; dj <= 1; ++dj)
-            for (int di = -1; di <= 1; ++di)
-                if (ci + di >= 0 && cj + dj >= 0 && ci + di < g.nx && cj + dj < g.ny) around = std::max(around, sim.density()(ci + di, cj + dj));
+        for (int j = std::max(0, (uj - 1) * uc); j < std::min(g.ny, (uj + 2) * uc); ++j)
+            for (int i = std::max(0, (ui - 1) * uc); i < std::min(g.nx, (ui + 2) * uc); ++i)
+                around = std::max(around, sim.density()(i, j));
         if (around < 0.25f * sc.params.rho_limit && p != 0.f) {
             ADD_FAILURE() << "pressure " << p << " in sparse cell " << c << " (density " << rho << ", 3x3 max " << around
                           << ") at t = " << t;

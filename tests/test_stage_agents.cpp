@@ -42,7 +42,7 @@ struct World {
 
 void runVelocity(const Exec& ex, Agents& a, World& w) {
     if (ex.backend == Backend::Cuda) { w.p.upload(); w.blocked.upload(); }
-    sim::agentVelocity(ex, a.views(ex), w.g, w.p.view(ex), w.blocked.view(ex));
+    sim::agentVelocity(ex, a.views(ex), w.g, w.p.view(ex), w.blocked.view(ex), {});
     a.fetch(ex);
 }
 
@@ -81,20 +81,43 @@ TEST_P(AgentsStage, VelocityIsPreferredWithoutPressureAndClampedToVmax) {
     EXPECT_EQ(a.vx[2], 0.f);
 }
 
-TEST_P(AgentsStage, VelocityAddsMinusPressureGradient) {
-    // p = 0.2 x + 0.1 y: grad p = (0.2, 0.1) everywhere (one-sided at the edges too)
+TEST_P(AgentsStage, VelocityAddsMinusPressureGradientFromTheFaces) {
+    // p = 0.2 x + 0.1 y: every face between two open cells has the gradient
+    // (0.2 across x-faces, 0.1 across y-faces); agents whose interpolation
+    // stencil sees only such faces get exactly -(0.2, 0.1)
     World w(12, 12, 0.5f);
     for (int j = 0; j < 12; ++j)
         for (int i = 0; i < 12; ++i) w.p(i, j) = 0.2f * w.g.centreX(i) + 0.1f * w.g.centreY(j) + 3.f;
-    w.blocked(6, 6) = 1;  // a blocked stencil cell is skipped (weights renormalised)
-    Agents a(4);
-    const float xs[4] = {0.3f, 2.17f, -0.9f, 4.9f}, ys[4] = {4.4f, 5.2f, 2.1f, 7.9f};
-    for (int k = 0; k < 4; ++k) { a.x[k] = xs[k]; a.y[k] = ys[k]; a.px[k] = 0.5f; a.py[k] = 0.25f; }
+    Agents a(3);
+    const float xs[3] = {0.3f, 2.17f, 1.05f}, ys[3] = {4.4f, 5.2f, 3.7f};
+    for (int k = 0; k < 3; ++k) { a.x[k] = xs[k]; a.y[k] = ys[k]; a.px[k] = 0.5f; a.py[k] = 0.25f; }
     runVelocity(GetParam(), a, w);
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 3; ++k) {
         EXPECT_NEAR(a.vx[k], 0.3f, 1e-5f) << k;
         EXPECT_NEAR(a.vy[k], 0.15f, 1e-5f) << k;
     }
+}
+
+TEST_P(AgentsStage, NoPressureCorrectionThroughWallsOrTheGridEdge) {
+    // the same linear p; cell (6, 6) blocked: its faces carry no gradient
+    World w(12, 12, 0.5f);
+    for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i) w.p(i, j) = 0.2f * w.g.centreX(i) + 0.1f * w.g.centreY(j) + 3.f;
+    w.blocked(6, 6) = 1;  // x in [2, 2.5), y in [5, 5.5)
+    Agents a(3);
+    // on the blocked cell's west face (x = 2), at its row's centre: x-faces
+    // of rows 5 and 6 weigh 0 and 1 there -> the x-correction is 0
+    a.x[0] = 2.f; a.y[0] = 5.25f;
+    // on the grid's west edge (x = -1), at a cell centre: no x-correction
+    a.x[1] = -1.f; a.y[1] = 3.25f;
+    // half-way between the edge face and the first inner face: half of it
+    a.x[2] = -0.75f; a.y[2] = 3.25f;
+    for (int k = 0; k < 3; ++k) { a.px[k] = 0.5f; a.py[k] = 0.25f; }
+    runVelocity(GetParam(), a, w);
+    EXPECT_NEAR(a.vx[0], 0.5f, 1e-5f);
+    EXPECT_NEAR(a.vx[1], 0.5f, 1e-5f);
+    EXPECT_NEAR(a.vy[1], 0.15f, 1e-5f);
+    EXPECT_NEAR(a.vx[2], 0.4f, 1e-5f);
 }
 
 TEST_P(AgentsStage, AdvectMovesByVelocityTimesDt) {

@@ -32,6 +32,7 @@ struct Problem {
     Field<float> rho, p;
     Field<Vel2> ubar, corrected;
     Field<std::uint8_t> blocked;
+    Field<sim::Face4> aperture;  ///< Empty: 1 between open cells.
 
     Problem(int nx, int ny, float h)
         : rho(nx, ny, 0.f), p(nx, ny, 0.f), ubar(nx, ny), corrected(nx, ny), blocked(nx, ny, 0) {
@@ -47,9 +48,12 @@ struct Problem {
 PressureStats run(const Exec& ex, Problem& pr, const CellRange& box, const PressureParams& prm, PressureWorkspace& ws) {
     if (ex.backend == Backend::Cuda) {
         pr.rho.upload(); pr.ubar.upload(); pr.blocked.upload(); pr.p.upload(); pr.corrected.upload();
+        if (pr.aperture.size() > 0) pr.aperture.upload();
     }
+    const View2<const sim::Face4> ap = pr.aperture.size() > 0 ? View2<const sim::Face4>(pr.aperture.view(ex))
+                                                             : View2<const sim::Face4>{};
     const PressureStats st = sim::pressure(ex, pr.g, box, prm, pr.rho.view(ex), pr.ubar.view(ex), pr.blocked.view(ex),
-                                           ws, pr.p.view(ex), pr.corrected.view(ex));
+                                           ap, ws, pr.p.view(ex), pr.corrected.view(ex));
     if (ex.backend == Backend::Cuda) { pr.p.download(); pr.corrected.download(); }
     return st;
 }
@@ -63,7 +67,12 @@ double predicted(const Problem& pr, const PressureParams& prm, int i, int j) {
     for (int d = 0; d < 4; ++d) {
         const int in = i + di[d], jn = j + dj[d];
         if (!pr.open(in, jn)) continue;
-        const double rf = 0.5 * (pr.rho(i, j) + pr.rho(in, jn));
+        double ap = 1.0;
+        if (pr.aperture.size() > 0) {
+            const sim::Face4 a = pr.aperture(i, j);
+            ap = d == 0 ? a.e : (d == 1 ? a.n : (d == 2 ? a.w : a.s));
+        }
+        const double rf = ap * 0.5 * (pr.rho(i, j) + pr.rho(in, jn));
         const double uf = 0.5 * ((pr.ubar(i, j).x + pr.ubar(in, jn).x) * di[d] + (pr.ubar(i, j).y + pr.ubar(in, jn).y) * dj[d]);
         out += rf * (uf - (static_cast<double>(pr.p(in, jn)) - pr.p(i, j)) / h);
     }
@@ -205,6 +214,38 @@ TEST_P(PressureStage, WallsCarryNoFluxAndHoldNoPressure) {
         // the wall cell's neighbour: one-sided gradient, pointing into the crowd
         EXPECT_LT(pr.corrected(11, j).x, pr.ubar(11, j).x);
     }
+}
+
+TEST_P(PressureStage, AHalfOpenFaceCarriesHalfTheFlux) {
+    // a crowd walking east towards a face between columns 7 and 8 that is
+    // half open (a door in the UIC grid's wall): the LCP holds the limit
+    // with the flux through the open half only (independent evaluation)
+    Problem pr(12, 4, 1.f);
+    pr.aperture.assign(12, 4, sim::Face4{1.f, 1.f, 1.f, 1.f});
+    for (int j = 0; j < 4; ++j) {
+        pr.aperture(7, j).e = 0.5f;
+        pr.aperture(8, j).w = 0.5f;
+        for (int i = 2; i < 8; ++i) { pr.rho(i, j) = 5.2f; pr.ubar(i, j) = Vel2{1.2f, 0.f}; }
+    }
+    const PressureParams prm = hardParams();
+    // without pressure: column 7 passes only half its outflow through the half-open face
+    ASSERT_GT(predicted(pr, prm, 7, 1), prm.rho_limit);
+    PressureWorkspace ws;
+    const PressureStats st = run(GetParam(), pr, pr.all(), prm, ws);
+    ASSERT_TRUE(st.converged) << st.residual;
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 12; ++i) {
+            ASSERT_LE(predicted(pr, prm, i, j), prm.rho_limit * (1.0 + 1e-3)) << i << "," << j;
+            if (pr.p(i, j) > 0.f) { ASSERT_NEAR(predicted(pr, prm, i, j), prm.rho_limit, 2.0 * prm.tolerance); }
+        }
+    EXPECT_GT(pr.p(7, 1), 0.f);
+    // with the face fully open the same crowd needs less pressure behind it
+    Problem open = pr;
+    open.aperture = Field<sim::Face4>();
+    open.p.assign(12, 4, 0.f);
+    PressureWorkspace ws2;
+    ASSERT_TRUE(run(GetParam(), open, open.all(), prm, ws2).converged);
+    EXPECT_LT(open.p(7, 1), pr.p(7, 1));
 }
 
 TEST_P(PressureStage, OutsideTheBoxPressureAndVelocityAreZero) {

@@ -320,8 +320,8 @@ sim::PressureStats blobSweeps(const Exec& ex, int cells, float omega, int budget
     prm.omega = omega;
     if (ex.backend == Backend::Cuda) { rho.upload(); ubar.upload(); blocked.upload(); p.upload(); corrected.upload(); }
     sim::PressureWorkspace ws;
-    return sim::pressure(ex, g, CellRange{0, 0, n, n}, prm, rho.view(ex), ubar.view(ex), blocked.view(ex), ws, p.view(ex),
-                         corrected.view(ex));
+    return sim::pressure(ex, g, CellRange{0, 0, n, n}, prm, rho.view(ex), ubar.view(ex), blocked.view(ex), {}, ws,
+                         p.view(ex), corrected.view(ex));
 }
 
 class UicBudget : public ::testing::TestWithParam<Exec> {};

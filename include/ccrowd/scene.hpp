@@ -141,7 +141,7 @@ struct ModelParams {
     long long max_steps = -1;       ///< Step limit (-1: none). [Limit: -1 or 1..1e12]
     std::uint64_t seed = 1;         ///< Random seed (placement, speeds, sources). [Limit: 0..2^64-1]
     float box_margin = 2.0f;        ///< Active box margin around the crowd. [Units: m] [Limit: >= 0, <= 1e4]
-    float perception_radius = 1.0f; ///< Half-width R of the square window over which density and flow are perceived (kernels/speed.hpp): the speed field reads it centred about R/2 ahead, the UIC limits the density averaged over it (0: the splat's cell values). [Units: m] [Limit: 0..100]
+    float perception_radius = 1.0f; ///< Half-width R of the square window over which density and flow are perceived (kernels/speed.hpp): the speed field reads it centred about R/2 ahead, the UIC limits the density of its own cells, squares about R wide (kernels/uic_grid.hpp) (0: the splat's cell values). [Units: m] [Limit: 0..100]
     int pressure_iterations = 60;   ///< UIC projected SOR sweep budget. [Limit: 1..100000]
     float pressure_tolerance = 1e-3f;  ///< UIC residual tolerance. [Units: 1/m^2] [Limit: > 0, <= 10]
     float pressure_omega = 1.8f;    ///< UIC over-relaxation (1: projected Gauss-Seidel). [Limit: >= 1, < 2]

@@ -1,13 +1,16 @@
 /// @file uic_model.cpp
 /// The UIC operational model (Narain et al. 2009; seed 003 §2.3-2.4): a
-/// unilateral-incompressibility pressure on the grid corrects the preferred
-/// velocities, agents take the corrected velocity and advect, and a
-/// minimum-distance separation keeps them d_min apart and out of walls.
+/// unilateral-incompressibility pressure, solved on the UIC's own grid of
+/// cells about a perception radius wide (kernels/uic_grid.hpp), corrects
+/// the preferred velocities; agents take the corrected velocity from its
+/// faces and advect, and a minimum-distance separation keeps them d_min
+/// apart and out of walls.
 
 #include "ccrowd/error.hpp"
 #include "kernels/pressure.hpp"
 #include "kernels/separate.hpp"
 #include "kernels/stages.hpp"
+#include "kernels/uic_grid.hpp"
 #include "sim/operational_model.hpp"
 #include "sim/sim_state.hpp"
 
@@ -20,16 +23,28 @@ public:
     const char* name() const override { return "uic"; }
 
     std::vector<Stage> stages(SimState& s) override {
-        // the model's own fields, on the backend's side
+        // the model's own fields, on the backend's side: the fine splat of
+        // the preferred velocities, and the UIC grid (uic_grid.hpp)
+        factor_ = uicFactor(s.scene.params.perception_radius, s.grid.h);
+        ug_ = uicGrid(s.gi, factor_);
         meanPreferred_.assign(s.grid.nx, s.grid.ny, Vel2{});
-        perceivedPreferred_.assign(s.grid.nx, s.grid.ny, Vel2{});
-        corrected_.assign(s.grid.nx, s.grid.ny, Vel2{});
-        for (Field<Vel2>* f : {&meanPreferred_, &perceivedPreferred_, &corrected_}) f->toDevice(s.ex);
+        uicVelocity_.assign(ug_.nx, ug_.ny, Vel2{});
+        corrected_.assign(ug_.nx, ug_.ny, Vel2{});
+        uicDensity_.assign(ug_.nx, ug_.ny, 0.f);
+        uicPressure_.assign(ug_.nx, ug_.ny, 0.f);
+        uicBlocked_.assign(ug_.nx, ug_.ny, 0);
+        uicAperture_.assign(ug_.nx, ug_.ny, Face4{});
+        for (Field<Vel2>* f : {&meanPreferred_, &uicVelocity_, &corrected_}) f->toDevice(s.ex);
+        for (Field<float>* f : {&uicDensity_, &uicPressure_}) f->toDevice(s.ex);
+        uicBlocked_.toDevice(s.ex);
+        uicAperture_.toDevice(s.ex);
+        // the walls of the UIC grid, once (the scene's walls do not move)
+        uicWalls(s.ex, factor_, s.grid.blocked.view(s.ex), uicBlocked_.view(s.ex), uicAperture_.view(s.ex));
         return {
-            {"pressure", StagePhase::Move, {"agents.preferred", "agents.order", "density", "walls", "pressure", "active_box"},
+            {"pressure", StagePhase::Move, {"agents.preferred", "agents.order", "density", "walls", "active_box"},
              {"pressure"}, [this](SimState& st) { runPressure(st); }},
             {"agents", StagePhase::Move, {"agents.preferred", "pressure", "walls"}, {"agents.velocity", "agents.position"},
-             [](SimState& st) { runAgents(st); }},
+             [this](SimState& st) { runAgents(st); }},
             {"separate", StagePhase::Move, {"agents.position", "walls"}, {"agents.position"},
              [this](SimState& st) { runSeparate(st); }},
         };
@@ -39,35 +54,42 @@ public:
         return (separateWs_.x.vector().capacity() + separateWs_.y.vector().capacity()) * sizeof(float);
     }
     std::size_t gridBufferBytes() const override {
-        return (meanPreferred_.size() + perceivedPreferred_.size() + corrected_.size()) * sizeof(Vel2) +
+        return (meanPreferred_.size() + uicVelocity_.size() + corrected_.size()) * sizeof(Vel2) +
+               (uicDensity_.size() + uicPressure_.size()) * sizeof(float) + uicBlocked_.size() +
+               uicAperture_.size() * sizeof(Face4) +
                static_cast<std::size_t>(pressureWs_.residual.size()) * sizeof(float) +
                static_cast<std::size_t>(separateWs_.first.size()) * sizeof(int);
     }
 
 private:
-    /// (g) UIC pressure (Narain 2009): mean preferred velocity, then the LCP.
+    /// (g) UIC pressure (Narain 2009 §4) on the UIC grid: mean preferred
+    /// velocity, restriction, the LCP, the pressure copied to the fine grid.
     void runPressure(SimState& s) {
         const Exec& ex = s.ex;
         const ModelParams& mp = s.scene.params;
         const AgentViews a = s.agents.views();
         splat(ex, a, a.px, a.py, s.gi, s.box, s.splatWs, {}, meanPreferred_.view(ex));
+        // persons / open area and mean preferred velocity per UIC cell
+        const CellRange box = uicBox(s.box, factor_);
+        uicRestrict(ex, factor_, s.box, box, s.density.view(ex), meanPreferred_.view(ex), s.grid.blocked.view(ex),
+                    uicDensity_.view(ex), uicVelocity_.view(ex));
+        // the LCP on the UIC cells, their faces' open fractions included
         const PressureParams pp{mp.rho_limit, mp.dt, mp.pressure_iterations, mp.pressure_tolerance, mp.pressure_omega, 4};
-        // the UIC limits the density at the same physical scale (centred window):
-        // on the raw splat a lone person is up to 1/h^2 persons/m^2, above
-        // the limit on any grid finer than 0.43 m
-        perceive(ex, s.gi, s.box, mp.perception_radius, s.density.view(ex), meanPreferred_.view(ex),
-                 s.grid.blocked.view(ex), s.perceiveWs, s.perceivedDensity.view(ex), perceivedPreferred_.view(ex));
-        const PressureStats ps = pressure(ex, s.gi, s.box, pp, s.perceivedDensity.view(ex), perceivedPreferred_.view(ex),
-                                          s.grid.blocked.view(ex), pressureWs_, s.pressure.view(ex), corrected_.view(ex));
+        const PressureStats ps = pressure(ex, ug_, box, pp, uicDensity_.view(ex), uicVelocity_.view(ex),
+                                          uicBlocked_.view(ex), uicAperture_.view(ex), pressureWs_,
+                                          uicPressure_.view(ex), corrected_.view(ex));
+        // the shared (fine) pressure field, for snapshots and the viewer
+        uicProlong(ex, factor_, uicPressure_.view(ex), s.pressure.view(ex));
         s.report.pressure_residual = ps.residual;
         s.report.pressure_iterations = ps.iterations;
         s.report.pressure_converged = ps.converged;
     }
 
-    /// (h) agents: corrected velocity, clamp, advect (never into walls).
-    static void runAgents(SimState& s) {
+    /// (h) agents: corrected velocity from the UIC grid's faces, clamp,
+    /// advect (never into walls).
+    void runAgents(SimState& s) {
         const AgentViews a = s.agents.views();
-        agentVelocity(s.ex, a, s.gi, s.pressure.view(s.ex), s.grid.blocked.view(s.ex));
+        agentVelocity(s.ex, a, ug_, uicPressure_.view(s.ex), uicBlocked_.view(s.ex), uicAperture_.view(s.ex));
         // bodies (centre + the largest radius) stay clear of walls and the grid's edge
         advect(s.ex, a, s.gi, s.grid.blocked.view(s.ex), s.scene.params.dt, largestBodyRadius(s.scene));
     }
@@ -79,7 +101,13 @@ private:
                  s.splatWs.sort, separateWs_, largestBodyRadius(s.scene));
     }
 
-    Field<Vel2> meanPreferred_, perceivedPreferred_, corrected_;
+    int factor_ = 1;                        ///< Fine cells per UIC cell side.
+    GridInfo ug_;                           ///< The UIC grid (uic_grid.hpp).
+    Field<Vel2> meanPreferred_;             ///< Fine splat of the preferred velocities.
+    Field<Vel2> uicVelocity_, corrected_;   ///< UIC grid: mean preferred and corrected velocity.
+    Field<float> uicDensity_, uicPressure_; ///< UIC grid: density and pressure.
+    Field<std::uint8_t> uicBlocked_;        ///< UIC grid: cells with no open fine cell.
+    Field<Face4> uicAperture_;              ///< UIC grid: open fraction of each face.
     PressureWorkspace pressureWs_;
     SeparateWorkspace separateWs_;
 };

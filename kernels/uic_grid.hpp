@@ -1,0 +1,147 @@
+#pragma once
+/// @file uic_grid.hpp
+/// The UIC's grid (pressure stage g): the unilateral incompressibility
+/// constraint of Narain et al. 2009 §4 bounds the density of a grid cell,
+/// and the LCP (pressure.hpp) predicts a cell's density from the fluxes
+/// through its own faces. So the cell must be the scale the limit is meant
+/// at: a metre-sized cell that holds several people, not a 0.25 m cell that
+/// one body overfills (a lone person's splat is up to 16 persons/m^2 there).
+/// Solving on fine cells against a window-averaged density does not work:
+/// the window barely changes when a sharp pressure moves people inside it,
+/// and crowds pressed against a wall reached 6.75 persons/m^2 in 2 m x 2 m
+/// windows against a limit of 5.4 (12 without the separation stage).
+///
+/// The UIC grid has cells of c x c fine cells (c = uicFactor(R, h), about
+/// the perception radius R): density = persons / open area of the block,
+/// mean preferred velocity = momentum / mass, and each face's open fraction
+/// (aperture) = the share of the fine faces on it that join two open fine
+/// cells, so walls and doors of the fine raster keep their width in the
+/// solve. Host+device functors, launched by uic_grid.cu.
+
+#include <cmath>
+#include <cstdint>
+
+#include "ccrowd/field.hpp"
+#include "ccrowd/hd.hpp"
+#include "grid.hpp"
+#include "launch.hpp"
+#include "stages.hpp"
+
+namespace ccrowd::sim {
+
+/// Fine cells per UIC cell side for a perception radius @p radius [m] on
+/// cells of @p h [m]: round(R / h), at least 1 (R = 0: the fine grid).
+/// [Units: cells] [Limit: >= 1]
+inline int uicFactor(float radius, float h) {
+    const long c = std::lround(radius / h);
+    return c > 1 ? static_cast<int>(c) : 1;
+}
+
+/// The UIC grid over a fine grid: same origin, cells c h wide, enough of
+/// them to cover every fine cell (the last row and column may stick out
+/// of the fine grid; their outside part counts as wall).
+GridInfo uicGrid(const GridInfo& fine, int factor);
+
+/// Open fine cell (inside the grid, not blocked).
+CC_HD inline bool fineOpen(View2<const std::uint8_t> blocked, int i, int j) {
+    return i >= 0 && j >= 0 && i < blocked.nx && j < blocked.ny && blocked(i, j) == 0;
+}
+
+/// Walls of UIC cell (I, J): blocked when none of its fine cells is open;
+/// per face, the fraction of its c fine faces whose two fine cells are
+/// open (E and W, N and S of neighbours agree by construction).
+struct UicWallsKernel {
+    int c = 1;                                ///< Fine cells per side. [Limit: >= 1]
+    View2<const std::uint8_t> fineBlocked;    ///< [Size: fine grid]
+    View2<std::uint8_t> blockedOut;           ///< [Size: UIC grid]
+    View2<Face4> apertureOut;                 ///< [Size: UIC grid] [Limit: 0..1]
+
+    /// Share of the c fine faces between columns (or rows) @p a and a + 1
+    /// along the block starting at @p b0 that join two open cells.
+    template <int AXIS>
+    CC_HD float share(int a, int b0) const {
+        int open = 0;
+        for (int t = b0; t < b0 + c; ++t) {
+            const bool both = AXIS == 0 ? fineOpen(fineBlocked, a, t) && fineOpen(fineBlocked, a + 1, t)
+                                        : fineOpen(fineBlocked, t, a) && fineOpen(fineBlocked, t, a + 1);
+            open += both ? 1 : 0;
+        }
+        return static_cast<float>(open) / static_cast<float>(c);
+    }
+
+    CC_HD void operator()(int I, int J) const {
+        const int i0 = I * c, j0 = J * c;
+        // blocked when no fine cell of the block is open
+        bool any = false;
+        for (int j = j0; j < j0 + c && !any; ++j)
+            for (int i = i0; i < i0 + c && !any; ++i) any = fineOpen(fineBlocked, i, j);
+        blockedOut(I, J) = any ? 0 : 1;
+        // open fraction of the four faces
+        Face4 a;
+        a.e = share<0>(i0 + c - 1, j0);
+        a.w = share<0>(i0 - 1, j0);
+        a.n = share<1>(j0 + c - 1, i0);
+        a.s = share<1>(j0 - 1, i0);
+        apertureOut(I, J) = a;
+    }
+};
+
+/// Density and mean preferred velocity of UIC cell (I, J) from the fine
+/// splat: persons in the block / its open area, momentum / mass. Fine cells
+/// outside @p fineBox hold nobody (the splat wrote only the box). Mass in
+/// blocked fine cells counts (a splat puts part of a person next to a wall
+/// into the wall's cell), as perceive() counts it.
+struct UicRestrictKernel {
+    int c = 1;
+    CellRange fineBox;
+    View2<const float> rho;                ///< Fine density. [Units: 1/m^2]
+    View2<const Vel2> velocity;            ///< Fine mean preferred velocity. [Units: m/s]
+    View2<const std::uint8_t> fineBlocked;
+    View2<float> rhoOut;                   ///< [Units: 1/m^2]
+    View2<Vel2> velocityOut;               ///< [Units: m/s]
+
+    CC_HD void operator()(int I, int J) const {
+        float mass = 0.f, mx = 0.f, my = 0.f;
+        int open = 0;
+        // fixed order: deterministic sums
+        for (int j = J * c; j < (J + 1) * c; ++j)
+            for (int i = I * c; i < (I + 1) * c; ++i) {
+                if (fineOpen(fineBlocked, i, j)) ++open;
+                if (i < fineBox.i0 || i >= fineBox.i1 || j < fineBox.j0 || j >= fineBox.j1) continue;
+                const float r = rho(i, j);
+                const Vel2 v = velocity(i, j);
+                mass += r;
+                mx += r * v.x;
+                my += r * v.y;
+            }
+        rhoOut(I, J) = open > 0 ? mass / static_cast<float>(open) : 0.f;
+        velocityOut(I, J) = mass > 0.f ? Vel2{mx / mass, my / mass} : Vel2{};
+    }
+};
+
+/// Fine pressure for output (snapshots, viewer): the UIC cell's value.
+struct UicProlongKernel {
+    int c = 1;
+    View2<const float> coarse;  ///< [Units: m^2/s]
+    View2<float> fine;          ///< [Units: m^2/s]
+    CC_HD void operator()(int i, int j) const { fine(i, j) = coarse(i / c, j / c); }
+};
+
+/// Writes the UIC grid's blocked mask and face apertures from the fine
+/// blocked mask (both outputs sized uicGrid(fine, factor)).
+void uicWalls(const Exec& ex, int factor, View2<const std::uint8_t> fineBlocked, View2<std::uint8_t> blockedOut,
+              View2<Face4> apertureOut);
+
+/// Restricts the fine splat (@p rho, @p velocity, written in @p fineBox) to
+/// the UIC cells of @p box.
+void uicRestrict(const Exec& ex, int factor, const CellRange& fineBox, const CellRange& box, View2<const float> rho,
+                 View2<const Vel2> velocity, View2<const std::uint8_t> fineBlocked, View2<float> rhoOut,
+                 View2<Vel2> velocityOut);
+
+/// UIC cells covering the fine cells of @p fineBox.
+CellRange uicBox(const CellRange& fineBox, int factor);
+
+/// Copies the UIC pressure onto every fine cell.
+void uicProlong(const Exec& ex, int factor, View2<const float> coarse, View2<float> fine);
+
+}  // namespace ccrowd::sim

@@ -1,0 +1,122 @@
+/// @file test_uic_grid.cpp
+/// The UIC's grid (kernels/uic_grid.hpp), per backend: size and factor,
+/// walls and face apertures from the fine raster (a door in a wall keeps
+/// its width), restriction of the fine splat (persons / open area,
+/// momentum / mass, nothing outside the box), prolongation.
+
+#include <cstdint>
+
+#include <gtest/gtest.h>
+
+#include "backends.hpp"
+#include "kernels/uic_grid.hpp"
+
+namespace ccrowd::test {
+namespace {
+
+using sim::Face4;
+using sim::Vel2;
+
+class UicGridStage : public ::testing::TestWithParam<Exec> {};
+
+TEST(UicGrid, FactorIsThePerceptionRadiusInCellsAndTheGridCoversTheFineOne) {
+    EXPECT_EQ(sim::uicFactor(1.f, 0.25f), 4);
+    EXPECT_EQ(sim::uicFactor(1.f, 0.1f), 10);
+    EXPECT_EQ(sim::uicFactor(0.6f, 0.25f), 2);
+    EXPECT_EQ(sim::uicFactor(0.f, 0.25f), 1);
+    GridInfo fine;
+    fine.nx = 10; fine.ny = 7; fine.h = 0.25f; fine.ox = -2.f; fine.oy = 3.f;
+    const GridInfo g = sim::uicGrid(fine, 4);
+    EXPECT_EQ(g.nx, 3);
+    EXPECT_EQ(g.ny, 2);
+    EXPECT_FLOAT_EQ(g.h, 1.f);
+    EXPECT_FLOAT_EQ(g.ox, -2.f);
+    EXPECT_FLOAT_EQ(g.oy, 3.f);
+    EXPECT_THROW(sim::uicGrid(fine, 0), InputError);
+    const CellRange b = sim::uicBox(CellRange{3, 1, 9, 5}, 4);
+    EXPECT_EQ(b.i0, 0); EXPECT_EQ(b.j0, 0); EXPECT_EQ(b.i1, 3); EXPECT_EQ(b.j1, 2);
+}
+
+TEST_P(UicGridStage, WallsAndApertures) {
+    const Exec ex = GetParam();
+    // fine 8 x 8, UIC cells of 4 x 4: a wall in fine column 3 with a door in
+    // rows 1-2, and the whole block (1, 1) blocked
+    Field<std::uint8_t> fine(8, 8, 0);
+    for (int j = 0; j < 8; ++j)
+        if (j != 1 && j != 2) fine(3, j) = 1;
+    for (int j = 4; j < 8; ++j)
+        for (int i = 4; i < 8; ++i) fine(i, j) = 1;
+    Field<std::uint8_t> blocked(2, 2, 7);
+    Field<Face4> ap(2, 2, Face4{-1.f, -1.f, -1.f, -1.f});
+    fine.toDevice(ex); blocked.toDevice(ex); ap.toDevice(ex);
+    sim::uicWalls(ex, 4, fine.view(ex), blocked.view(ex), ap.view(ex));
+    blocked.toHost(ex); ap.toHost(ex);
+    EXPECT_EQ(blocked(0, 0), 0);
+    EXPECT_EQ(blocked(1, 0), 0);
+    EXPECT_EQ(blocked(0, 1), 0);
+    EXPECT_EQ(blocked(1, 1), 1);
+    // the door: 2 of the 4 fine faces between fine columns 3 and 4 in rows 0-3
+    EXPECT_FLOAT_EQ(ap(0, 0).e, 0.5f);
+    EXPECT_FLOAT_EQ(ap(1, 0).w, 0.5f);
+    // rows 4-7: the wall, closed
+    EXPECT_FLOAT_EQ(ap(0, 1).e, 0.f);
+    // N face of (0, 0): fine rows 3 and 4 in columns 0-3; column 3 is wall in both
+    EXPECT_FLOAT_EQ(ap(0, 0).n, 0.75f);
+    EXPECT_FLOAT_EQ(ap(0, 1).s, 0.75f);
+    // N face of (1, 0) leads into the blocked block
+    EXPECT_FLOAT_EQ(ap(1, 0).n, 0.f);
+    // the grid's edge
+    EXPECT_FLOAT_EQ(ap(0, 0).w, 0.f);
+    EXPECT_FLOAT_EQ(ap(0, 0).s, 0.f);
+    EXPECT_FLOAT_EQ(ap(1, 0).e, 0.f);
+}
+
+TEST_P(UicGridStage, RestrictionIsPersonsPerOpenAreaAndMassWeightedVelocity) {
+    const Exec ex = GetParam();
+    // fine 4 x 2 at h = 0.5, UIC cells of 2 x 2 (1 m): cell (0, 0) holds
+    // fine cells (0..1, 0..1), one of them blocked but holding splat mass
+    Field<float> rho(4, 2, 0.f);
+    Field<Vel2> vel(4, 2, Vel2{});
+    Field<std::uint8_t> fineBlocked(4, 2, 0);
+    fineBlocked(1, 1) = 1;
+    rho(0, 0) = 4.f; vel(0, 0) = Vel2{1.f, 0.f};
+    rho(1, 0) = 2.f; vel(1, 0) = Vel2{0.f, 1.f};
+    rho(1, 1) = 3.f; vel(1, 1) = Vel2{-1.f, 0.f};
+    // UIC cell (1, 0): fine column 3 lies outside the box and holds stale values
+    rho(2, 0) = 1.f; vel(2, 0) = Vel2{0.5f, 0.5f};
+    rho(3, 0) = 100.f; vel(3, 0) = Vel2{9.f, 9.f};
+    Field<float> rhoOut(2, 1, -1.f);
+    Field<Vel2> velOut(2, 1, Vel2{-9.f, -9.f});
+    for (auto* f : {&rho}) f->toDevice(ex);
+    vel.toDevice(ex); fineBlocked.toDevice(ex); rhoOut.toDevice(ex); velOut.toDevice(ex);
+    sim::uicRestrict(ex, 2, CellRange{0, 0, 3, 2}, CellRange{0, 0, 2, 1}, rho.view(ex), vel.view(ex),
+                     fineBlocked.view(ex), rhoOut.view(ex), velOut.view(ex));
+    rhoOut.toHost(ex); velOut.toHost(ex);
+    // (4 + 2 + 3) / 3 open fine cells; momentum (4 - 3, 2) / 9
+    EXPECT_FLOAT_EQ(rhoOut(0, 0), 3.f);
+    EXPECT_FLOAT_EQ(velOut(0, 0).x, 1.f / 9.f);
+    EXPECT_FLOAT_EQ(velOut(0, 0).y, 2.f / 9.f);
+    // (1 + nothing from outside the box) / 4 open fine cells
+    EXPECT_FLOAT_EQ(rhoOut(1, 0), 0.25f);
+    EXPECT_FLOAT_EQ(velOut(1, 0).x, 0.5f);
+    EXPECT_FLOAT_EQ(velOut(1, 0).y, 0.5f);
+}
+
+TEST_P(UicGridStage, ProlongationCopiesEachUicCellToItsFineCells) {
+    const Exec ex = GetParam();
+    Field<float> coarse(2, 2, 0.f), fine(5, 5, -1.f);
+    coarse(0, 0) = 1.f; coarse(1, 0) = 2.f; coarse(0, 1) = 3.f; coarse(1, 1) = 4.f;
+    coarse.toDevice(ex); fine.toDevice(ex);
+    sim::uicProlong(ex, 3, coarse.view(ex), fine.view(ex));
+    fine.toHost(ex);
+    for (int j = 0; j < 5; ++j)
+        for (int i = 0; i < 5; ++i) EXPECT_FLOAT_EQ(fine(i, j), coarse(i / 3, j / 3)) << i << "," << j;
+    Field<float> wrong(3, 3, 0.f);
+    wrong.toDevice(ex);
+    EXPECT_THROW(sim::uicProlong(ex, 3, wrong.view(ex), fine.view(ex)), InputError);
+}
+
+INSTANTIATE_TEST_SUITE_P(PerBackend, UicGridStage, ::testing::ValuesIn(testExecs()), ExecParamName());
+
+}  // namespace
+}  // namespace ccrowd::test
