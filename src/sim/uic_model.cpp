@@ -4,7 +4,6 @@
 /// velocities, agents take the corrected velocity and advect, and a
 /// minimum-distance separation keeps them d_min apart and out of walls.
 
-#include "ccrowd/error.hpp"
 #include "kernels/pressure.hpp"
 #include "kernels/separate.hpp"
 #include "kernels/stages.hpp"
@@ -41,7 +40,7 @@ public:
     std::size_t gridBufferBytes() const override {
         return (meanPreferred_.size() + perceivedPreferred_.size() + corrected_.size()) * sizeof(Vel2) +
                static_cast<std::size_t>(pressureWs_.residual.size()) * sizeof(float) +
-               static_cast<std::size_t>(separateWs_.first.size()) * sizeof(int);
+               static_cast<std::size_t>(separateWs_.grid.first.size()) * sizeof(int);
     }
 
 private:
@@ -86,11 +85,6 @@ private:
 
 }  // namespace
 
-std::vector<std::string> operationalModelNames() { return {"uic"}; }
-
-std::unique_ptr<OperationalModel> makeOperationalModel(const std::string& name) {
-    if (name == "uic") return std::make_unique<UicModel>();
-    throw InputError(fieldMessage("model.local", "'" + name + "'", "no such operational model", "'uic'"));
-}
+std::unique_ptr<OperationalModel> makeUicModel() { return std::make_unique<UicModel>(); }
 
 }  // namespace ccrowd::sim
