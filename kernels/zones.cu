@@ -22,6 +22,8 @@ void zonesVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const
     if (!strengths)
         throw InputError(fieldMessage("zones f1, f2, f3", std::to_string(z.f1) + ", " + std::to_string(z.f2) + ", " +
                                       std::to_string(z.f3), "out of range", "f1 >= f2 >= f3 >= 0 [m/s], finite"));
+    if (!(z.push_cap >= 0.f) || !std::isfinite(z.push_cap))
+        throw InputError(fieldMessage("zones push_cap", std::to_string(z.push_cap), "out of range", ">= 0, finite"));
     if (a.n == 0) return;
     // the shared neighbour grid: cells >= d3, so every partner is in the 3x3 cells
     const NeighbourView nb = buildNeighbourGrid(ex, a.x, a.y, a.n, makeNeighbourGrid(g, z.d3), sort, ws, "zones");

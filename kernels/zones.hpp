@@ -8,9 +8,15 @@
 /// another (the seed applies it within and between groups), adds
 /// strength(d_ij) n_ij (eqs. 4.9-4.11, listing 4.7; n_ij the unit vector
 /// from j to i) to i's preferred velocity (the continuum's, in place of the
-/// seed's attraction to a destination, listing 4.6); the sum is clamped to
-/// the agent's free speed and advected (agents.hpp). Strengths are
-/// velocities here. Host+device; launched by zones.cu.
+/// seed's attraction to a destination, listing 4.6), the summed repulsion
+/// capped at push_cap times the preferred speed (ccrowd's addition); the
+/// result is clamped to the agent's free speed and advected (agents.hpp).
+/// Strengths are velocities here. Known limit: the continuum's preferred
+/// velocity ignores the body radius, so at a 1 m door (room_exit) the last
+/// two persons rest against the door's two corners, pushed into them, and
+/// their mutual repulsion (about 0.5 m/s at 1.07 m) outweighs the small
+/// component of the preferred velocity that would take them round the
+/// corner: they stay. Host+device; launched by zones.cu.
 
 #include "ccrowd/field.hpp"
 #include "ccrowd/hd.hpp"
@@ -25,6 +31,12 @@ namespace ccrowd::sim {
 struct ZonesParams {
     float d1 = 0.25f, d2 = 2.f, d3 = 4.5f;  ///< Zone radii. [Units: m] [Limit: 0 < d1 < d2 < d3]
     float f1 = 3.f, f2 = 1.f, f3 = 0.1f;    ///< Strengths at d = 0, d1, d2 (0 at d3). [Units: m/s] [Limit: f1 >= f2 >= f3 >= 0]
+    /// Largest summed repulsion as a fraction of the preferred speed
+    /// (ccrowd's addition to the seed): below 1 the velocity keeps a
+    /// component along the preferred direction, so two persons cannot hold
+    /// each other off in a stable standstill (without it, two persons at the
+    /// corners of room_exit's door do). [Limit: >= 0]
+    float push_cap = 0.75f;
 };
 
 /// Repulsion strength at centre distance @p d [m] (seed 000 listing 4.8;
@@ -39,7 +51,8 @@ CC_HD inline float zoneStrength(const ZonesParams& z, float d) {
 
 /// Velocity of agent k: preferred velocity plus the zone repulsions of every
 /// neighbour within d3 (3x3 neighbour cells of size >= d3, sorted order:
-/// deterministic), clamped to the agent's free speed vmax.
+/// deterministic), their sum capped at push_cap times the preferred speed,
+/// clamped to the agent's free speed vmax.
 struct ZonesVelocityKernel {
     AgentViews a;
     NeighbourView nb;
@@ -72,6 +85,10 @@ struct ZonesVelocityKernel {
                 ry += s * uy;
             }
         }
+        // the repulsion capped at push_cap times the preferred speed
+        const float pref = sqrtf(a.px[k] * a.px[k] + a.py[k] * a.py[k]);
+        const float rs = sqrtf(rx * rx + ry * ry), cap = z.push_cap * pref;
+        if (rs > cap) { rx *= cap / rs; ry *= cap / rs; }
         // preferred velocity plus repulsion, clamped to the free speed
         float vx = a.px[k] + rx, vy = a.py[k] + ry;
         const float vmax = a.vmax[k] > 0.f ? a.vmax[k] : 0.f;

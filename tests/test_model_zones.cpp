@@ -44,14 +44,15 @@ GridInfo openFloor() {
 class ZonesStage : public ::testing::TestWithParam<Exec> {};
 
 TEST_P(ZonesStage, PairVelocityMatchesHandComputationAtEachBoundary) {
-    const ZonesParams z;
+    ZonesParams z;
+    z.push_cap = 100.f;  // the seed's repulsion alone
     // distances at the boundaries (and coincident), expected repulsion speed
     const float dist[4] = {0.25f, 2.f, 3.25f, 4.5f}, speed[4] = {1.f, 0.1f, 0.05f, 0.f};
     for (int k = 0; k < 4; ++k) {
         TestCrowd c;
-        // i walks east at 0.5 m/s; j stands dist[k] east of i; free speeds high enough not to clamp
+        // i walks east at 0.5 m/s; j, dist[k] east of i, north; free speeds high enough not to clamp
         c.add(5.f, 5.f, 0.f, 0.f, 0.5f, 0.f, 9.f);
-        c.add(5.f + dist[k], 5.f, 0.f, 0.f, 0.f, 0.f, 9.f);
+        c.add(5.f + dist[k], 5.f, 0.f, 0.f, 0.f, 0.5f, 9.f);
         sim::AgentSortBuffers sort;
         sim::NeighbourGridBuffers ws;
         sim::zonesVelocity(GetParam(), c.views(GetParam()), openFloor(), z, sort, ws);
@@ -59,18 +60,36 @@ TEST_P(ZonesStage, PairVelocityMatchesHandComputationAtEachBoundary) {
         EXPECT_NEAR(c.vx[0], 0.5f - speed[k], 1e-5f) << dist[k];
         EXPECT_NEAR(c.vx[1], speed[k], 1e-5f) << dist[k];
         EXPECT_EQ(c.vy[0], 0.f);
+        EXPECT_EQ(c.vy[1], 0.5f);
     }
 }
 
-TEST_P(ZonesStage, CoincidentPairPushesApartAtF1AndClampsToTheFreeSpeed) {
+TEST_P(ZonesStage, RepulsionIsCappedAtPushCapTimesThePreferredSpeed) {
     TestCrowd c;
-    c.add(5.f, 5.f, 0.f, 0.f, 0.f, 0.f, 9.f);
-    c.add(5.f, 5.f, 0.f, 0.f, 0.f, 0.f, 1.f);  // free speed 1 m/s < f1
+    // j 0.1 m ahead of i: strength 3 - 8 * 0.1 = 2.2 m/s, capped at 0.75 * 0.4 m/s
+    c.add(5.f, 5.f, 0.f, 0.f, 0.4f, 0.f, 9.f);
+    c.add(5.1f, 5.f, 0.f, 0.f, 0.f, 2.f, 9.f);
     sim::AgentSortBuffers sort;
     sim::NeighbourGridBuffers ws;
     sim::zonesVelocity(GetParam(), c.views(GetParam()), openFloor(), ZonesParams{}, sort, ws);
     c.fetch(GetParam());
-    EXPECT_NEAR(std::hypot(c.vx[0], c.vy[0]), 3.f, 1e-5f);
+    EXPECT_NEAR(c.vx[0], 0.4f - 0.3f, 1e-5f);
+    EXPECT_NEAR(c.vx[1], 1.5f, 1e-5f);  // j walks north at 2 m/s: its cap is 0.75 * 2 = 1.5 m/s < 2.2
+    EXPECT_NEAR(c.vy[1], 2.f, 1e-5f);
+}
+
+TEST_P(ZonesStage, CoincidentPairPushesApartAtF1AndClampsToTheFreeSpeed) {
+    TestCrowd c;
+    // a tiny preferred velocity: the repulsion dominates (push cap raised)
+    c.add(5.f, 5.f, 0.f, 0.f, 0.f, 1e-3f, 9.f);
+    c.add(5.f, 5.f, 0.f, 0.f, 0.f, 1e-3f, 1.f);  // free speed 1 m/s < f1
+    sim::AgentSortBuffers sort;
+    sim::NeighbourGridBuffers ws;
+    ZonesParams z;
+    z.push_cap = 1e4f;
+    sim::zonesVelocity(GetParam(), c.views(GetParam()), openFloor(), z, sort, ws);
+    c.fetch(GetParam());
+    EXPECT_NEAR(std::hypot(c.vx[0], c.vy[0] - 1e-3f), 3.f, 1e-4f);
     EXPECT_NEAR(std::hypot(c.vx[1], c.vy[1]), 1.f, 1e-5f);
     // opposite directions
     EXPECT_LT(c.vx[0] * c.vx[1] + c.vy[0] * c.vy[1], 0.f);

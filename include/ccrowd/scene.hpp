@@ -144,6 +144,7 @@ struct SocialForceSpec {
 struct ZonesSpec {
     float d1 = 0.25f, d2 = 2.f, d3 = 4.5f;  ///< Zone radii. [Units: m] [Limit: 0 < d1 < d2 < d3 <= 20]
     float f1 = 3.f, f2 = 1.f, f3 = 0.1f;    ///< Repulsion speed at d = 0, d1, d2 (0 at d3). [Units: m/s] [Limit: 10 >= f1 >= f2 >= f3 >= 0]
+    float push_cap = 0.75f;                 ///< Largest summed repulsion as a fraction of the preferred speed (ccrowd's addition). [Limit: 0..10]
 };
 
 /// Model parameters (Treuille et al. 2006; Narain et al. 2009; seed 003).

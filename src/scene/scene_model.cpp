@@ -32,7 +32,7 @@ SocialForceSpec parseSocialForce(const Node& n) {
 
 /// "zones": {...} (seed 000's zone radii and strengths).
 ZonesSpec parseZones(const Node& n) {
-    n.object({"d1", "d2", "d3", "f1", "f2", "f3"});
+    n.object({"d1", "d2", "d3", "f1", "f2", "f3", "push_cap"});
     ZonesSpec z;
     readF(n, "d1", openClosed(0, 20, "m"), z.d1);
     readF(n, "d2", openClosed(0, 20, "m"), z.d2);
@@ -40,6 +40,7 @@ ZonesSpec parseZones(const Node& n) {
     readF(n, "f1", closed(0, 10, "m/s"), z.f1);
     readF(n, "f2", closed(0, 10, "m/s"), z.f2);
     readF(n, "f3", closed(0, 10, "m/s"), z.f3);
+    readF(n, "push_cap", closed(0, 10), z.push_cap);
     // the zones nest and the strengths fall outward (seed 000 eqs. 4.4-4.5)
     if (!(z.d1 < z.d2)) (n.has("d2") ? n.get("d2", "") : n.get("d1", "")).fail("d2 must exceed d1 (d1 " + formatNumber(z.d1) + ", d2 " + formatNumber(z.d2) + ")", "0 < d1 < d2 < d3 [m]");
     if (!(z.d2 < z.d3)) (n.has("d3") ? n.get("d3", "") : n.get("d2", "")).fail("d3 must exceed d2 (d2 " + formatNumber(z.d2) + ", d3 " + formatNumber(z.d3) + ")", "0 < d1 < d2 < d3 [m]");

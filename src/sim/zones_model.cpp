@@ -18,7 +18,7 @@ public:
 
     std::vector<Stage> stages(SimState& s) override {
         const ZonesSpec& z = s.scene.params.zones;
-        params_ = ZonesParams{z.d1, z.d2, z.d3, z.f1, z.f2, z.f3};
+        params_ = ZonesParams{z.d1, z.d2, z.d3, z.f1, z.f2, z.f3, z.push_cap};
         return {
             {"zones", StagePhase::Move, {"agents.preferred", "agents.position"}, {"agents.velocity"},
              [this](SimState& st) { runZones(st); }},
