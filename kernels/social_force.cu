@@ -19,7 +19,7 @@ namespace {
 
 /// Skin of the neighbour grid: extra cell size that lets agents move this
 /// far between two builds. [Units: m]
-constexpr float kSkin = 0.25f;
+constexpr float kSkin = 0.1f;
 
 void check(bool ok, const char* field, float v, const char* allowed) {
     if (!ok) throw InputError(fieldMessage(std::string("social_force ") + field, std::to_string(v), "out of range", allowed));
@@ -35,7 +35,7 @@ float socialForceMaxSubstep(const SocialForceParams& p) {
 }
 
 int wallReachCells(float maxRadius, const SocialForceParams& p, float h) {
-    return std::max(1, static_cast<int>(std::ceil((maxRadius + p.range) / h)));
+    return std::max(1, static_cast<int>(std::ceil((maxRadius + p.range) / h))) + 1;
 }
 
 void markNearWalls(const Field<std::uint8_t>& blocked, int reach, Field<std::uint8_t>& nearWall) {
@@ -59,7 +59,7 @@ void markNearWalls(const Field<std::uint8_t>& blocked, int reach, Field<std::uin
 
 void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
                  const WallReach& walls, const SocialForceParams& p, View1<const float> radiusOf,
-                 View1<const float> panicOf, float maxRadius, float dt, AgentSortBuffers& sort,
+                 View1<const float> panicOf, bool anyPanic, float maxRadius, float dt, AgentSortBuffers& sort,
                  SocialForceWorkspace& ws) {
     check(p.A >= 0.f && std::isfinite(p.A), "A", p.A, ">= 0 N, finite");
     check(p.B > 0.f && std::isfinite(p.B), "B", p.B, "> 0 m, finite");
@@ -78,8 +78,9 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<c
     // equal sub-steps no longer than the stable bound
     const int steps = std::max(1, static_cast<int>(std::ceil(dt / socialForceMaxSubstep(p) - 1e-4f)));
     const float h = dt / steps;
-    // neighbour cells cover the force reach (or the panic radius) plus the skin moved between builds
-    const float reach = std::max(2.f * maxRadius + p.range, p.panic_radius);
+    // neighbour cells cover the force reach (and the panic radius if anyone panics) plus the skin moved between builds
+    const float forceReach = 2.f * maxRadius + p.range;
+    const float reach = anyPanic ? std::max(forceReach, p.panic_radius) : forceReach;
     const float moved = p.max_speed * h;
     const float skin = std::max(kSkin, moved);
     const int every = std::max(1, static_cast<int>(skin / moved));
@@ -98,7 +99,7 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<c
             ++ws.rebuilds;
         }
         forEachIndex(ex, n, SocialForceStepKernel{xr, yr, vxr, vyr, a.px, a.py, a.field, radiusOf, panicOf, nb, g,
-                                                  blocked, walls, p, h, xw, yw, vxw, vyw});
+                                                  blocked, walls, p, forceReach, anyPanic, h, xw, yw, vxw, vyw});
         ++ws.substeps;
     }
     // an odd number of sub-steps left the result in the buffer

@@ -164,13 +164,15 @@ struct SocialForceStepKernel {
     View2<const std::uint8_t> blocked;
     WallReach walls;
     SocialForceParams p;
+    float maxReach = 0.f;             ///< Largest centre distance with a force: 2 max radius + range. [Units: m]
+    bool panics = false;              ///< Some field has panic > 0 (else the neighbours' directions are not gathered).
     float dt = 0.f;                   ///< Sub-step. [Units: s] [Limit: > 0]
     View1<float> xOut, yOut, vxOut, vyOut;
 
     CC_HD void operator()(int k) const {
         const float xi = x[k], yi = y[k], vxi = vx[k], vyi = vy[k];
         const float ri = radiusOf[field[k]];
-        const float panic = panicOf[field[k]];
+        const float panic = panics ? panicOf[field[k]] : 0.f;
         float fx = 0.f, fy = 0.f;
         float sx = 0.f, sy = 0.f;
         int count = 0;
@@ -185,6 +187,8 @@ struct SocialForceStepKernel {
                 if (o == k) continue;
                 const float dx = xi - x[o], dy = yi - y[o];
                 const float d2 = dx * dx + dy * dy;
+                // cheap rejection before reading the partner's radius
+                if (!(d2 < maxReach * maxReach) && !(panic > 0.f && d2 < pr2)) continue;
                 if (panic > 0.f && d2 < pr2) {
                     const float s = sqrtf(vx[o] * vx[o] + vy[o] * vy[o]);
                     if (s > 1e-3f) { sx += vx[o] / s; sy += vy[o] / s; ++count; }
@@ -224,10 +228,21 @@ struct SocialForceStepKernel {
         const float sp = sqrtf(nvx * nvx + nvy * nvy);
         if (sp > p.max_speed) { nvx *= p.max_speed / sp; nvy *= p.max_speed / sp; }
         if (!(sp < INFINITY)) { nvx = 0.f; nvy = 0.f; }
+        // far from every wall (all cells within walls.reach >= 1 open) a move shorter than a cell stays in open cells
+        const float mx = dt * nvx, my = dt * nvy;
+        int ci0, cj0;
+        g.cellOf(xi, yi, ci0, cj0);
+        if (g.inside(ci0, cj0) && !walls.nearWall(ci0, cj0) && fabsf(mx) < g.h && fabsf(my) < g.h) {
+            xOut[k] = xi + mx;
+            yOut[k] = yi + my;
+            vxOut[k] = nvx;
+            vyOut[k] = nvy;
+            return;
+        }
         // then the position with the new velocity, never into a wall
         float xs = xi, ys = yi;
         escapeBlocked(g, blocked, xs, ys);
-        const ConfinedMove m = moveConfined(g, blocked, xs, ys, dt * nvx, dt * nvy);
+        const ConfinedMove m = moveConfined(g, blocked, xs, ys, mx, my);
         if (m.blockedX) nvx = 0.f;
         if (m.blockedY) nvy = 0.f;
         float xo = m.x, yo = m.y;
@@ -268,18 +283,22 @@ float socialForceMaxSubstep(const SocialForceParams& p);
 /// Social force stage: advances the agents (positions and velocities, on
 /// the Exec's side) by @p dt [s] in ceil(dt / socialForceMaxSubstep) equal
 /// semi-implicit Euler sub-steps. The shared neighbour grid (cells >=
-/// 2 @p maxRadius + range + a skin, or the panic radius) is rebuilt whenever
+/// 2 @p maxRadius + range, or the panic radius, plus a skin) is rebuilt whenever
 /// max_speed times the time since the last build could exceed the skin, so
 /// every partner within reach is always found. @p radiusOf / @p panicOf
-/// are per-field tables [Size: fields]; @p walls from wallReachFor().
+/// are per-field tables [Size: fields]; @p anyPanic says whether some entry
+/// of panicOf is > 0 (the neighbours' directions are gathered only then);
+/// @p walls from wallReachCells() and markNearWalls().
 /// Throws InputError for parameters out of range.
 void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
                  const WallReach& walls, const SocialForceParams& p, View1<const float> radiusOf,
-                 View1<const float> panicOf, float maxRadius, float dt, AgentSortBuffers& sort,
+                 View1<const float> panicOf, bool anyPanic, float maxRadius, float dt, AgentSortBuffers& sort,
                  SocialForceWorkspace& ws);
 
 /// Cells to scan around an agent for the nearest wall: the body radius
-/// @p maxRadius plus the force range, in cells of @p h. [Limit: >= 1]
+/// @p maxRadius plus the force range, in cells of @p h, plus one (so an
+/// agent whose cell is not near a wall can move up to a cell and still keep
+/// its body clear without a check). [Limit: >= 2]
 int wallReachCells(float maxRadius, const SocialForceParams& p, float h);
 
 /// The nearWall mask of WallReach on the host: 1 for every cell within

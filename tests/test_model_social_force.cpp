@@ -49,6 +49,9 @@ struct SfWorld {
             for (int i = 0; i < g.nx; ++i)
                 if (i == 0 || j == 0 || i == g.nx - 1 || j == g.ny - 1) blocked(i, j) = 1;
     }
+    bool anyPanic() const {
+        return std::any_of(panicOf.vector().begin(), panicOf.vector().end(), [](float v) { return v > 0.f; });
+    }
     /// @p steps steps of @p dt on @p ex.
     void run(const Exec& ex, TestCrowd& c, int steps, float dt = 0.05f) {
         reach = sim::wallReachCells(0.2f, p, g.h);
@@ -56,8 +59,8 @@ struct SfWorld {
         if (ex.backend == Backend::Cuda) { blocked.upload(); nearWall.upload(); radiusOf.upload(); panicOf.upload(); }
         const sim::WallReach walls{nearWall.view(ex), reach};
         for (int s = 0; s < steps; ++s)
-            sim::socialForce(ex, c.views(ex), g, blocked.view(ex), walls, p, radiusOf.view(ex), panicOf.view(ex), 0.2f,
-                             dt, sort, ws);
+            sim::socialForce(ex, c.views(ex), g, blocked.view(ex), walls, p, radiusOf.view(ex), panicOf.view(ex),
+                             anyPanic(), 0.2f, dt, sort, ws);
         c.fetch(ex);
     }
 };

@@ -37,6 +37,7 @@ public:
             radiusOf_[static_cast<std::size_t>(f)] = gs.radius;
             panicOf_[static_cast<std::size_t>(f)] = gs.panic >= 0.f ? gs.panic : s.scene.params.social_force.panic;
         }
+        anyPanic_ = std::any_of(panicOf_.vector().begin(), panicOf_.vector().end(), [](float v) { return v > 0.f; });
         radiusOf_.toDevice(s.ex);
         panicOf_.toDevice(s.ex);
         // walls are the grid's blocked cells (static): mark the cells near one once
@@ -66,13 +67,14 @@ private:
         const Exec& ex = s.ex;
         const WallReach walls{nearWall_.view(ex), reach_};
         socialForce(ex, s.agents.views(), s.gi, s.grid.blocked.view(ex), walls, params_, radiusOf_.view(ex),
-                    panicOf_.view(ex), maxRadius_, s.scene.params.dt, s.splatWs.sort, ws_);
+                    panicOf_.view(ex), anyPanic_, maxRadius_, s.scene.params.dt, s.splatWs.sort, ws_);
     }
 
     SocialForceParams params_;
     Array<float> radiusOf_, panicOf_;
     Field<std::uint8_t> nearWall_;
     int reach_ = 1;
+    bool anyPanic_ = false;
     float maxRadius_ = 0.f;
     SocialForceWorkspace ws_;
 };
