@@ -14,13 +14,15 @@
 
 namespace ccrowd::sim {
 
-NeighbourGrid makeNeighbourGrid(const GridInfo& g, float range) {
+NeighbourGrid makeNeighbourGrid(const GridInfo& g, float range, int span) {
     if (!(range > 0.f) || !std::isfinite(range))
         throw InputError(fieldMessage("neighbour grid range", std::to_string(range), "out of range", "> 0 m, finite"));
+    if (span < 1) throw InputError(fieldMessage("neighbour grid span", std::to_string(span), "out of range", ">= 1"));
     NeighbourGrid s;
     s.ox = g.ox;
     s.oy = g.oy;
-    s.cell = range * 1.01f;
+    s.span = span;
+    s.cell = range / static_cast<float>(span) * 1.01f;
     const double w = static_cast<double>(g.nx) * g.h, hgt = static_cast<double>(g.ny) * g.h;
     for (;;) {
         const double nx = std::ceil(w / s.cell), ny = std::ceil(hgt / s.cell);

@@ -82,7 +82,7 @@ struct SeparatePushKernel {
         const int ci = nb.s.column(xi), cj = nb.s.row(yi);
         float px = 0.f, py = 0.f;
         // neighbours in the 3x3 cells: per row one contiguous key range, in sorted (deterministic) order
-        for (int r = cj - 1; r <= cj + 1; ++r) {
+        for (int r = cj - nb.s.span; r <= cj + nb.s.span; ++r) {
             int b, e;
             nb.rowSlots(ci, r, b, e);
             for (int q = b; q < e; ++q) {

@@ -84,7 +84,7 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<c
     const float moved = p.max_speed * h;
     const float skin = std::max(kSkin, moved);
     const int every = std::max(1, static_cast<int>(skin / moved));
-    const NeighbourGrid s = makeNeighbourGrid(g, reach + skin);
+    const NeighbourGrid s = makeNeighbourGrid(g, reach + skin, 2);
     ws.x.resize(n); ws.y.resize(n); ws.vx.resize(n); ws.vy.resize(n);
     const View1<float> bx = ws.x.view(ex), by = ws.y.view(ex), bvx = ws.vx.view(ex), bvy = ws.vy.view(ex);
     NeighbourView nb;

@@ -177,9 +177,9 @@ struct SocialForceStepKernel {
         float sx = 0.f, sy = 0.f;
         int count = 0;
         const float pr2 = p.panic_radius * p.panic_radius;
-        // pair forces (eq. 2) and the neighbours' directions, 3x3 cells in sorted order
+        // pair forces (eq. 2) and the neighbours' directions, (2 span + 1)^2 cells in sorted order
         const int ci = nb.s.column(xi), cj = nb.s.row(yi);
-        for (int r = cj - 1; r <= cj + 1; ++r) {
+        for (int r = cj - nb.s.span; r <= cj + nb.s.span; ++r) {
             int b, e;
             nb.rowSlots(ci, r, b, e);
             for (int q = b; q < e; ++q) {

@@ -25,8 +25,8 @@ void zonesVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const
     if (!(z.push_cap >= 0.f) || !std::isfinite(z.push_cap))
         throw InputError(fieldMessage("zones push_cap", std::to_string(z.push_cap), "out of range", ">= 0, finite"));
     if (a.n == 0) return;
-    // the shared neighbour grid: cells >= d3, so every partner is in the 3x3 cells
-    const NeighbourView nb = buildNeighbourGrid(ex, a.x, a.y, a.n, makeNeighbourGrid(g, z.d3), sort, ws, "zones");
+    // the shared neighbour grid: cells >= d3 / 2, so every partner is in the 5x5 cells
+    const NeighbourView nb = buildNeighbourGrid(ex, a.x, a.y, a.n, makeNeighbourGrid(g, z.d3, 2), sort, ws, "zones");
     // preferred velocity plus repulsion, per agent
     forEachIndex(ex, a.n, ZonesVelocityKernel{a, nb, z});
 }

@@ -50,7 +50,7 @@ CC_HD inline float zoneStrength(const ZonesParams& z, float d) {
 }
 
 /// Velocity of agent k: preferred velocity plus the zone repulsions of every
-/// neighbour within d3 (3x3 neighbour cells of size >= d3, sorted order:
+/// neighbour within d3 (5x5 neighbour cells of size >= d3 / 2, sorted order:
 /// deterministic), their sum capped at push_cap times the preferred speed,
 /// clamped to the agent's free speed vmax.
 struct ZonesVelocityKernel {
@@ -62,7 +62,7 @@ struct ZonesVelocityKernel {
         const float xi = a.x[k], yi = a.y[k];
         float rx = 0.f, ry = 0.f;
         const int ci = nb.s.column(xi), cj = nb.s.row(yi);
-        for (int r = cj - 1; r <= cj + 1; ++r) {
+        for (int r = cj - nb.s.span; r <= cj + nb.s.span; ++r) {
             int b, e;
             nb.rowSlots(ci, r, b, e);
             for (int q = b; q < e; ++q) {
@@ -99,7 +99,7 @@ struct ZonesVelocityKernel {
     }
 };
 
-/// Zone velocity stage: builds the shared neighbour grid (cells >= d3) over
+/// Zone velocity stage: builds the shared neighbour grid (cells >= d3 / 2, 5x5 scanned) over
 /// the agents' positions and writes every agent's velocity (a.vx, a.vy);
 /// positions are unchanged (advect follows). Throws InputError for zones
 /// out of range.
