@@ -70,6 +70,8 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<c
     check(p.range > 0.f && std::isfinite(p.range), "range", p.range, "> 0 m, finite");
     check(p.panic_radius > 0.f && std::isfinite(p.panic_radius), "panic_radius", p.panic_radius, "> 0 m, finite");
     check(p.max_speed > 0.f && std::isfinite(p.max_speed), "max_speed", p.max_speed, "> 0 m/s, finite");
+    check(p.injury_threshold >= 0.f && std::isfinite(p.injury_threshold), "injury_threshold", p.injury_threshold,
+          ">= 0 N/m, finite (0 = off)");
     check(maxRadius >= 0.f && std::isfinite(maxRadius), "body radius", maxRadius, ">= 0 m, finite");
     check(dt > 0.f && std::isfinite(dt), "dt", dt, "> 0 s, finite");
     const int n = a.n;
@@ -99,7 +101,7 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<c
             ++ws.rebuilds;
         }
         forEachIndex(ex, n, SocialForceStepKernel{xr, yr, vxr, vyr, a.px, a.py, a.field, radiusOf, panicOf, nb, g,
-                                                  blocked, walls, p, forceReach, anyPanic, h, xw, yw, vxw, vyw});
+                                                  blocked, walls, p, forceReach, anyPanic, h, xw, yw, vxw, vyw, a.vmax});
         ++ws.substeps;
     }
     // an odd number of sub-steps left the result in the buffer

@@ -51,6 +51,12 @@ struct SocialForceParams {
     float range = 0.6f;
     float panic_radius = 1.f;  ///< Radius R_i of the neighbours whose mean direction panic mixes in. [Units: m] [Limit: > 0]
     float max_speed = 5.f;     ///< Physical speed cap of the integrator. [Units: m/s] [Limit: > 0]
+    /// Injury (Helbing 2000): a person whose summed body compression
+    /// k g(r_ij - d_ij) (from persons and the wall) per body circumference
+    /// 2 pi r_i exceeds this becomes an obstacle: vmax is set to 0 and the
+    /// person stops for good, still pushing back on others. The paper's
+    /// value is 1600 N/m; 0 = off. [Units: N/m] [Limit: >= 0]
+    float injury_threshold = 0.f;
 };
 
 /// A pair's force on i: total (fx, fy) and the magnitude of its radial
@@ -147,7 +153,8 @@ CC_HD inline bool nearestWallPoint(const GridInfo& g, View2<const std::uint8_t> 
 }
 
 /// One semi-implicit Euler sub-step of the social force for agent k (reads
-/// the old buffers, writes the new: Jacobi, deterministic). Forces from
+/// the old buffers, writes the new: Jacobi, deterministic; an agent writes
+/// only its own vmax, when it is injured). Forces from
 /// every neighbour whose body gap is below params.range (sorted-slot order),
 /// the nearest wall, and the driving force toward the (panic-mixed)
 /// preferred velocity; v += dt F/m, capped at max_speed; x += dt v,
@@ -168,12 +175,22 @@ struct SocialForceStepKernel {
     bool panics = false;              ///< Some field has panic > 0 (else the neighbours' directions are not gathered).
     float dt = 0.f;                   ///< Sub-step. [Units: s] [Limit: > 0]
     View1<float> xOut, yOut, vxOut, vyOut;
+    View1<float> vmax;                ///< Free speed per agent; 0 marks an injured person (an obstacle). [Units: m/s]
 
     CC_HD void operator()(int k) const {
         const float xi = x[k], yi = y[k], vxi = vx[k], vyi = vy[k];
+        // an injured person is an obstacle: it stays where it is
+        if (!(vmax[k] > 0.f)) {
+            xOut[k] = xi;
+            yOut[k] = yi;
+            vxOut[k] = 0.f;
+            vyOut[k] = 0.f;
+            return;
+        }
         const float ri = radiusOf[field[k]];
         const float panic = panics ? panicOf[field[k]] : 0.f;
         float fx = 0.f, fy = 0.f;
+        float compression = 0.f;          // sum of k g(r_ij - d_ij) [N], for the injury test
         float sx = 0.f, sy = 0.f;
         int count = 0;
         const float pr2 = p.panic_radius * p.panic_radius;
@@ -204,6 +221,7 @@ struct SocialForceStepKernel {
                 const PairForce f = socialPairForce(p, dx, dy, rij, vx[o] - vxi, vy[o] - vyi, ux, uy);
                 fx += f.fx;
                 fy += f.fy;
+                if (d2 < rij * rij) compression += p.k * (rij - sqrtf(d2));
             }
         }
         // desired direction e_i and speed v0_i from the continuum; herding (panic p)
@@ -221,7 +239,18 @@ struct SocialForceStepKernel {
                 const PairForce f = socialWallForce(p, dxw, dyw, ri, vxi, vyi);
                 fx += f.fx;
                 fy += f.fy;
+                const float dw = sqrtf(dxw * dxw + dyw * dyw);
+                if (dw < ri) compression += p.k * (ri - dw);
             }
+        }
+        // injury (Helbing 2000): compression per circumference above the threshold makes an obstacle
+        if (p.injury_threshold > 0.f && compression > p.injury_threshold * 6.2831853f * ri) {
+            vmax[k] = 0.f;
+            xOut[k] = xi;
+            yOut[k] = yi;
+            vxOut[k] = 0.f;
+            vyOut[k] = 0.f;
+            return;
         }
         // semi-implicit Euler: velocity first, capped at the physical maximum
         float nvx = vxi + dt * fx / p.mass, nvy = vyi + dt * fy / p.mass;

@@ -3,8 +3,9 @@
 /// kernels/social_force.hpp), per backend: pair and wall forces against hand
 /// computations, a lone person's relaxation to the free speed on the tau
 /// scale, a head-on pair that passes without deep overlap, panic p = 1
-/// taking the neighbours' mean direction, bodies never in walls, bitwise
-/// determinism for 1 and 2 threads, and the room-exit scene emptying.
+/// taking the neighbours' mean direction, bodies never in walls, the
+/// injury threshold (crushed persons become obstacles, off by default), bitwise
+/// determinism for 1 and 2 threads (the room-exit scene: test_model_room_exit.cpp).
 
 #include <algorithm>
 #include <cmath>
@@ -191,6 +192,35 @@ TEST_P(SocialForceStage, BodiesNeverEnterWalls) {
         w.run(GetParam(), c, 1);
         for (int k = 0; k < c.size(); ++k)
             ASSERT_GE(wallDistance(w, c.x[k], c.y[k]), 0.2f - 1e-3f) << "agent " << k << " step " << s;
+    }
+}
+
+TEST_P(SocialForceStage, CrushedPersonsBecomeObstaclesOnlyAboveTheInjuryThreshold) {
+    for (float threshold : {0.f, 1600.f}) {
+        SfWorld w(40, 40, 0.25f);
+        w.p.injury_threshold = threshold;
+        TestCrowd c;
+        // a pair overlapping by 0.1 m: k g = 12000 N over 2 pi 0.2 m = 9549 N/m > 1600 N/m; a third far away
+        c.add(4.f, 7.f, 0.f, 0.f, 0.f, 0.f, 1.34f);
+        c.add(4.3f, 7.f, 0.f, 0.f, 0.f, 0.f, 1.34f);
+        c.add(7.f, 9.f, 0.f, 0.f, 1.f, 0.f, 1.34f);
+        w.run(GetParam(), c, 5);
+        if (threshold > 0.f) {
+            // both injured: free speed 0, still where they were
+            for (int k = 0; k < 2; ++k) {
+                EXPECT_EQ(c.vmax[k], 0.f) << k;
+                EXPECT_EQ(c.vx[k], 0.f) << k;
+            }
+            EXPECT_EQ(c.x[0], 4.f);
+            EXPECT_EQ(c.x[1], 4.3f);
+        } else {
+            // off: the body force pushes them apart
+            EXPECT_GT(c.x[1] - c.x[0], 0.4f);
+            EXPECT_EQ(c.vmax[0], 1.34f);
+        }
+        // the lone walker is never injured
+        EXPECT_EQ(c.vmax[2], 1.34f);
+        EXPECT_GT(c.x[2], 7.f);
     }
 }
 

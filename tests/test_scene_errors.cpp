@@ -209,6 +209,8 @@ TEST_F(SceneErrors, OperationalModelParameters) {
     expectError("sf_A_negative", with("/model/social_force/A", -5), "/model/social_force/A", ">= 0 and <= 1e+06 [N]");
     expectError("sf_tau_zero", with("/model/social_force/tau", 0), "/model/social_force/tau", "> 0");
     expectError("sf_panic_high", with("/model/social_force/panic", 1.5), "/model/social_force/panic", "<= 1");
+    expectError("sf_injury_negative", with("/model/social_force/injury_threshold", -1),
+                "/model/social_force/injury_threshold", ">= 0 and <= 1e+06 [N/m]");
     expectError("sf_unknown_key", with("/model/social_force/omega", 1), "/model/social_force", "omega");
     expectError("group_panic", with("/groups/0/panic", -0.5), "/groups/0/panic", ">= 0 and <= 1");
     expectError("zones_order", with("/model/zones/d2", 0.1), "/model/zones/d2", "0 < d1 < d2 < d3");

@@ -138,6 +138,10 @@ struct SocialForceSpec {
     float panic = 0.f;         ///< Panic (herding) p of every group without its own. [Limit: 0..1]
     float panic_radius = 1.f;  ///< Radius of the neighbours whose mean direction panic mixes in. [Units: m] [Limit: > 0, <= 10]
     float max_speed = 5.f;     ///< Physical speed cap of the integrator. [Units: m/s] [Limit: > 0, <= 20]
+    /// Injury: body compression per circumference above which a person
+    /// becomes an obstacle (vmax 0, stops for good); Helbing 2000 uses 1600.
+    /// 0 = off. [Units: N/m] [Limit: 0..1e6]
+    float injury_threshold = 0.f;
 };
 
 /// Zone-repulsion operational model (seed 000 §4.6.3): "model": {"zones": {...}}.

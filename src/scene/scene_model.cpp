@@ -15,7 +15,7 @@ void readF(const Node& n, const char* key, const Range& r, float& out) {
 
 /// "social_force": {...} (Helbing 2000's parameters).
 SocialForceSpec parseSocialForce(const Node& n) {
-    n.object({"A", "B", "k", "kappa", "tau", "mass", "range", "panic", "panic_radius", "max_speed"});
+    n.object({"A", "B", "k", "kappa", "tau", "mass", "range", "panic", "panic_radius", "max_speed", "injury_threshold"});
     SocialForceSpec p;
     readF(n, "A", closed(0, 1e6, "N"), p.A);
     readF(n, "B", openClosed(0, 10, "m"), p.B);
@@ -27,6 +27,7 @@ SocialForceSpec parseSocialForce(const Node& n) {
     readF(n, "panic", closed(0, 1), p.panic);
     readF(n, "panic_radius", openClosed(0, 10, "m"), p.panic_radius);
     readF(n, "max_speed", openClosed(0, 20, "m/s"), p.max_speed);
+    readF(n, "injury_threshold", closed(0, 1e6, "N/m"), p.injury_threshold);
     return p;
 }
 

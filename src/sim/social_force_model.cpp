@@ -19,6 +19,7 @@ SocialForceParams paramsOf(const SocialForceSpec& s) {
     SocialForceParams p;
     p.A = s.A; p.B = s.B; p.k = s.k; p.kappa = s.kappa; p.tau = s.tau; p.mass = s.mass;
     p.range = s.range; p.panic_radius = s.panic_radius; p.max_speed = s.max_speed;
+    p.injury_threshold = s.injury_threshold;
     return p;
 }
 
@@ -48,7 +49,7 @@ public:
         return {
             {"social_force", StagePhase::Move,
              {"agents.preferred", "agents.velocity", "agents.position", "agents.field", "walls"},
-             {"agents.velocity", "agents.position"}, [this](SimState& st) { run(st); }},
+             {"agents.velocity", "agents.position", "agents.vmax"}, [this](SimState& st) { run(st); }},
         };
     }
 
