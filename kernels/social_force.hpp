@@ -154,12 +154,14 @@ CC_HD inline bool nearestWallPoint(const GridInfo& g, View2<const std::uint8_t> 
 
 /// One semi-implicit Euler sub-step of the social force for agent k (reads
 /// the old buffers, writes the new: Jacobi, deterministic; an agent writes
-/// only its own vmax, when it is injured). Forces from
-/// every neighbour whose body gap is below params.range (sorted-slot order),
-/// the nearest wall, and the driving force toward the (panic-mixed)
-/// preferred velocity; v += dt F/m, capped at max_speed; x += dt v,
-/// confined to open cells (a blocked axis stops its velocity component), the
-/// body kept clear of walls.
+/// only its own vmax, when it is injured). Forces from every neighbour whose
+/// body gap is below params.range (sorted-slot order), the nearest wall, and
+/// the driving force toward the (panic-mixed) preferred velocity; v += dt
+/// F/m, capped at max_speed; x += dt v, confined to open cells (a blocked
+/// axis stops its velocity component) and the body kept clear of walls,
+/// both skipped for an agent whose cell has no wall within walls.reach cells
+/// and whose move is shorter than a cell (it cannot reach a wall). An
+/// injured agent (vmax 0) stays put with velocity 0.
 struct SocialForceStepKernel {
     View1<const float> x, y, vx, vy;  ///< Old state. [Units: m, m/s]
     View1<const float> px, py;        ///< Preferred velocity (agents.preferred). [Units: m/s]
