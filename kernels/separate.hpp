@@ -1,13 +1,9 @@
 #pragma once
 /// @file separate.hpp
 /// Separate stage (i): minimum distance d_min between agents (DESIGN.md §5,
-/// "Minimum distance") by Jacobi relaxation over a uniform neighbour grid of
-/// cell >= d_min, then confinement to open cells. Host+device; launched by
-/// separate.cu, which sorts agents by neighbour-grid cell each pass, copies
-/// their positions in sorted order (neighbours are then read contiguously)
-/// and builds first[key] = first sorted slot with a key >= key, so the three
-/// cells of a row are one slot range [first[c0], first[c1 + 1]) found in O(1).
-/// The table is filled completely every pass (no clearing needed).
+/// "Minimum distance") by Jacobi relaxation over the shared neighbour grid
+/// (neighbour_grid.hpp) of cell >= d_min, rebuilt every pass, then
+/// confinement to open cells. Host+device; launched by separate.cu.
 
 #include <cstdint>
 
@@ -15,64 +11,16 @@
 #include "agents.hpp"
 #include "grid.hpp"
 #include "ccrowd/hd.hpp"
+#include "neighbour_grid.hpp"
 #include "stages.hpp"
 
 namespace ccrowd::sim {
 
-/// Reusable buffers of the separation.
-/// The sort itself uses the AgentSortBuffers: key = neighbour-grid cell per
-/// sorted slot (ascending after the sort), order = agent index per sorted
-/// slot (ties by index: stable sort).
+/// Reusable buffers of the separation. The sort itself uses the
+/// AgentSortBuffers and the shared neighbour grid (neighbour_grid.hpp).
 struct SeparateWorkspace {
-    Array<float> x, y;  ///< Second position buffer (Jacobi: read one, write the other). [Units: m] [Size: agents]
-    Array<int> first;   ///< First sorted slot whose key is >= the index. [Size: neighbour cells + 1]
-};
-
-/// Uniform neighbour grid over the simulation grid's extent. Cell size >=
-/// d_min, so every agent closer than d_min lies in the 3x3 cells around.
-struct SeparationGrid {
-    float ox = 0.f, oy = 0.f;  ///< Corner (the simulation grid's). [Units: m]
-    float cell = 1.f;          ///< Cell size. [Units: m] [Limit: >= d_min]
-    int nx = 1, ny = 1;        ///< Cells. [Limit: >= 1, nx*ny < 2^31]
-
-    /// Cell column of x, clamped to the grid (NaN -> 0).
-    CC_HD int column(float x) const { return clampCell((x - ox) / cell, nx); }
-    CC_HD int row(float y) const { return clampCell((y - oy) / cell, ny); }
-    CC_HD int key(int i, int j) const { return i + j * nx; }
-
-    CC_HD static int clampCell(float f, int n) {
-        if (!(f >= 0.f)) return 0;
-        if (f >= static_cast<float>(n)) return n - 1;
-        const int c = static_cast<int>(f);
-        return c < n ? c : n - 1;
-    }
-};
-
-/// Fills first[k] = q for the keys k in (key[q-1], key[q]] (slot 0 from key
-/// 0; slot n up to the last key), so first[k] is the first slot with a key
-/// >= k. Slots write disjoint key ranges: race-free and deterministic.
-struct FirstSlotKernel {
-    View1<const int> key;  ///< Ascending. [Size: n]
-    int n = 0;
-    int keys = 0;          ///< Neighbour cells; first has keys + 1 entries.
-    View1<int> first;
-    CC_HD void operator()(int q) const {
-        const int lo = q == 0 ? 0 : key[q - 1] + 1;
-        const int hi = q == n ? keys : key[q];
-        for (int k = lo; k <= hi; ++k) first[k] = q;
-    }
-};
-
-/// Neighbour-grid key and identity slot of every agent (before the sort).
-struct SeparateKeyKernel {
-    View1<const float> x, y;  ///< Positions. [Units: m]
-    SeparationGrid s;
-    View1<int> key, order;
-
-    CC_HD void operator()(int k) const {
-        key[k] = s.key(s.column(x[k]), s.row(y[k]));
-        order[k] = k;
-    }
+    Array<float> x, y;          ///< Second position buffer (Jacobi: read one, write the other). [Units: m] [Size: agents]
+    NeighbourGridBuffers grid;  ///< First slot per neighbour-grid cell (cells >= d_min).
 };
 
 /// Moves a point outside the grid or inside a blocked cell to the nearest
@@ -122,9 +70,7 @@ CC_HD inline void coincidentDirection(int lo, int hi, float& ux, float& uy) {
 /// the body is kept clear of the walls (keepClearOfWalls).
 struct SeparatePushKernel {
     View1<const float> x, y;        ///< Old positions. [Units: m]
-    View1<const int> order;         ///< Agent per sorted slot.
-    View1<const int> first;         ///< First slot per neighbour-grid key (FirstSlotKernel).
-    SeparationGrid s;
+    NeighbourView nb;               ///< Neighbour grid of cells >= dMin over the old positions.
     GridInfo g;
     View2<const std::uint8_t> blocked;
     float dMin = 0.f;               ///< [Units: m] [Limit: > 0, <= s.cell]
@@ -133,15 +79,14 @@ struct SeparatePushKernel {
 
     CC_HD void operator()(int k) const {
         float xi = x[k], yi = y[k];
-        const int ci = s.column(xi), cj = s.row(yi);
-        const int c0 = ci > 0 ? ci - 1 : 0, c1 = ci + 1 < s.nx ? ci + 1 : s.nx - 1;
+        const int ci = nb.s.column(xi), cj = nb.s.row(yi);
         float px = 0.f, py = 0.f;
         // neighbours in the 3x3 cells: per row one contiguous key range, in sorted (deterministic) order
-        for (int r = cj - 1; r <= cj + 1; ++r) {
-            if (r < 0 || r >= s.ny) continue;
-            const int b = first[s.key(c0, r)], e = first[s.key(c1, r) + 1];
+        for (int r = cj - nb.s.span; r <= cj + nb.s.span; ++r) {
+            int b, e;
+            nb.rowSlots(ci, r, b, e);
             for (int q = b; q < e; ++q) {
-                const int o = order[q];
+                const int o = nb.order[q];
                 if (o == k) continue;
                 const float dx = xi - x[o], dy = yi - y[o];
                 const float d2 = dx * dx + dy * dy;

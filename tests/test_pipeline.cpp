@@ -122,8 +122,10 @@ TEST(OperationalModel, AnUnknownNameIsAnInputErrorNamingTheModels) {
         EXPECT_NE(m.find("'orca2'"), std::string::npos) << m;
         EXPECT_NE(m.find("'uic'"), std::string::npos) << m;
     }
-    EXPECT_EQ(sim::operationalModelNames(), std::vector<std::string>{"uic"});
-    // the scene's default names a model this build has
+    EXPECT_EQ(sim::operationalModelNames(), (std::vector<std::string>{"uic", "social_force", "zones"}));
+    // every name makes its model, and the scene's default names one of them
+    for (const std::string& n : sim::operationalModelNames())
+        EXPECT_STREQ(sim::makeOperationalModel(n)->name(), n.c_str());
     EXPECT_STREQ(sim::makeOperationalModel(ModelParams{}.local)->name(), ModelParams{}.local.c_str());
 }
 

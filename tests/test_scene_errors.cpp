@@ -203,6 +203,22 @@ TEST_F(SceneErrors, OutOfRangeNumbers) {
                 "/floor_plans/0/threshold");
 }
 
+TEST_F(SceneErrors, OperationalModelParameters) {
+    // social force (Helbing 2000) and zones (seed 000): each names the field, the value and the range
+    expectError("sf_B_zero", with("/model/social_force/B", 0), "/model/social_force/B", "> 0 and <= 10 [m]");
+    expectError("sf_A_negative", with("/model/social_force/A", -5), "/model/social_force/A", ">= 0 and <= 1e+06 [N]");
+    expectError("sf_tau_zero", with("/model/social_force/tau", 0), "/model/social_force/tau", "> 0");
+    expectError("sf_panic_high", with("/model/social_force/panic", 1.5), "/model/social_force/panic", "<= 1");
+    expectError("sf_injury_negative", with("/model/social_force/injury_threshold", -1),
+                "/model/social_force/injury_threshold", ">= 0 and <= 1e+06 [N/m]");
+    expectError("sf_unknown_key", with("/model/social_force/omega", 1), "/model/social_force", "omega");
+    expectError("group_panic", with("/groups/0/panic", -0.5), "/groups/0/panic", ">= 0 and <= 1");
+    expectError("zones_order", with("/model/zones/d2", 0.1), "/model/zones/d2", "0 < d1 < d2 < d3");
+    expectError("zones_strength", with("/model/zones/f3", 2), "/model/zones/f3", "f1 >= f2 >= f3");
+    expectError("zones_d3_high", with("/model/zones/d3", 30), "/model/zones/d3", "<= 20 [m]");
+    expectError("local_unknown_lists_all", with("/model/local", "rvo"), "/model/local", "'social_force'");
+}
+
 TEST_F(SceneErrors, GridAndAgentCaps) {
     // 5000 m / 0.5 m = 10000 cells along x > 4096.
     json wide = with("/domain/width", 5000);

@@ -71,6 +71,8 @@ validate::ValidationResults handMadeResults() {
     s.title = "Seed 003: two_groups";
     s.check("smallest pair distance after separation", "0.380 m", ">= 0.360 m (0.9 d_min)", true);
     v.seed003.push_back(s);
+    v.faster_is_slower.title = "Social force: faster-is-slower";
+    v.faster_is_slower.check("time at 5.0 m/s over the minimum", "1.40", ">= 1.15", true);
     return v;
 }
 
@@ -96,7 +98,7 @@ TEST_F(ValidateReport, AllPassingGivesExitStatusZeroAndAPassSummary) {
     EXPECT_TRUE(v.passed());
     EXPECT_EQ(validate::exitStatus(v), 0);
     const std::string md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("**PASS**: all 9 criteria passed (and 0 of 0 set-up preconditions held"), std::string::npos) << md;
+    EXPECT_NE(md.find("**PASS**: all 10 criteria passed (and 0 of 0 set-up preconditions held"), std::string::npos) << md;
     EXPECT_EQ(md.find("FAIL"), std::string::npos);
     // run information and the scenes used
     for (const char* s : {"2025-01-31 14:05 UTC", "ccrowd test build", "| Backend | cpu, 1 thread |",
@@ -111,7 +113,7 @@ TEST_F(ValidateReport, OneFailingCriterionGivesAFailRowAndExitStatusOne) {
     EXPECT_FALSE(v.room_exit.passed());
     EXPECT_EQ(validate::exitStatus(v), 1);
     const std::string md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("**FAIL**: 1 of 10 criteria failed ("), std::string::npos) << md;
+    EXPECT_NE(md.find("**FAIL**: 1 of 11 criteria failed ("), std::string::npos) << md;
     // the row: case, criterion ('|' escaped), measured, allowed, verdict
     const std::string row =
         "| Door flow (1 m door) | specific flow \\| bad | 7.000 persons/(m s) | 1.0-2.0 persons/(m s) | **FAIL** |";
@@ -134,8 +136,8 @@ TEST_F(ValidateReport, PreconditionsAreListedApartAndNotCountedButAFailedOneFail
     validate::ValidationResults v = handMadeResults();
     v.corridor[0].require("one walker of free speed 1.33 m/s", "1 walker at 1.330 m/s", "1 walker at 1.330 m/s", true);
     std::string md = validate::reportMarkdown(v, info());
-    // still 9 criteria; the precondition in its own table
-    EXPECT_NE(md.find("**PASS**: all 9 criteria passed (and 1 of 1 set-up preconditions held"), std::string::npos) << md;
+    // still 10 criteria; the precondition in its own table
+    EXPECT_NE(md.find("**PASS**: all 10 criteria passed (and 1 of 1 set-up preconditions held"), std::string::npos) << md;
     const std::size_t pre = md.find("## Preconditions");
     ASSERT_NE(pre, std::string::npos);
     EXPECT_GT(md.find("| one walker of free speed 1.33 m/s |"), pre);
@@ -144,7 +146,7 @@ TEST_F(ValidateReport, PreconditionsAreListedApartAndNotCountedButAFailedOneFail
     EXPECT_FALSE(v.corridor[0].passed());
     EXPECT_EQ(validate::exitStatus(v), 1);
     md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("0 of 9 criteria failed (and 1 of 2 set-up preconditions held"), std::string::npos) << md;
+    EXPECT_NE(md.find("0 of 10 criteria failed (and 1 of 2 set-up preconditions held"), std::string::npos) << md;
     EXPECT_NE(md.find("| persons | 2 | 1 | **FAILED** |"), std::string::npos) << md;
     const std::vector<std::string> lines = validate::criterionLines(v.corridor[0]);
     EXPECT_EQ(lines[1].rfind("FAIL  ", 0), 0u) << lines[1];

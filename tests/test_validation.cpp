@@ -191,6 +191,22 @@ TEST(Validation, DoorFlowGrowsWithWidthAndSpecificFlowStaysOneToTwo) {
     expectAllCriteriaPass(s);
 }
 
+// ---- social force: faster-is-slower (Helbing 2000, Fig. 1c) -------------------------------
+
+TEST(Validation, SocialForceEvacuationIsFastestAtAnInnerDesiredSpeedAndSlowerBeyond) {
+    const validate::FasterIsSlowerResult r = validate::fasterIsSlower(kExec, {1.0, 2.0, 3.0, 4.0, 5.0});
+    ASSERT_EQ(r.times.size(), 5u);
+    for (std::size_t k = 0; k < r.times.size(); ++k) {
+        std::printf("[ measured ] social force, desired speed %.1f m/s: last exit %.1f s\n", r.speeds[k], r.times[k]);
+        EXPECT_EQ(r.exited[k], 200) << r.speeds[k] << " m/s";
+    }
+    const auto best = std::min_element(r.times.begin(), r.times.end()) - r.times.begin();
+    EXPECT_GT(best, 0);
+    EXPECT_LT(best, 4);
+    EXPECT_GE(r.times.back(), 1.15 * r.times[static_cast<std::size_t>(best)]);
+    expectAllCriteriaPass(r);
+}
+
 // ---- a seed-003 scene ------------------------------------------------------------------
 
 TEST(Validation, Seed003SingleGoalArrivesAndKeepsItsInvariants) {

@@ -53,6 +53,28 @@ Scene syntheticScene(int agents, int n, int groups) {
     return s;
 }
 
+/// Stage names of the pipelines of every model in @p locals (merged in
+/// pipeline order: a model's own stages go before the next stage it shares
+/// with those already listed).
+std::vector<std::string> stageColumns(const std::vector<std::string>& locals, const Exec& ex) {
+    std::vector<std::string> cols;
+    for (const std::string& local : locals) {
+        Scene tiny = syntheticScene(8, 16, 1);
+        if (!local.empty()) tiny.params.local = local;
+        const Simulation sim(std::move(tiny), ex);
+        const std::vector<std::string>& names = sim.stageNames();
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            if (std::find(cols.begin(), cols.end(), names[k]) != cols.end()) continue;
+            // before the next of this pipeline's stages already listed (else at the end)
+            auto at = cols.end();
+            for (std::size_t q = k + 1; q < names.size() && at == cols.end(); ++q)
+                at = std::find(cols.begin(), cols.end(), names[q]);
+            cols.insert(at, names[k]);
+        }
+    }
+    return cols;
+}
+
 double peakRssMiB() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
@@ -68,19 +90,23 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
     const Exec ex = selectBackend(opt.backend, opt.threads, &note);
     if (!note.empty()) log << "note: " << note << "\n";
     const int threads = ex.backend == Backend::Cpu ? cpuThreads(ex) : 1;
-    // header, from the first simulation's stages (every row runs the same pipeline)
+    // stage columns: every stage of every model asked for (each scene's own when none)
+    const std::vector<std::string> locals = opt.locals.empty() ? std::vector<std::string>{""} : opt.locals;
+    std::vector<std::string> columns;
     bool headerDone = false;
-    auto header = [&](const std::vector<std::string>& stages) {
+    auto header = [&](const std::vector<std::string>& ownStages) {
         if (headerDone) return;
         headerDone = true;
+        columns = opt.locals.empty() ? ownStages : stageColumns(opt.locals, ex);
+        const std::vector<std::string>& stages = columns;
         if (opt.csv) {
-            out << "agents,cells,groups,backend,threads,ms_median";
+            out << "agents,cells,groups,backend,threads,local,ms_median";
             for (const std::string& st : stages) out << ",ms_" << st;
             out << ",host_device_bytes_per_step,bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib,fim_updates_per_cell,"
                    "fim_phases,warm_start,scene\n";
         } else {
             out << std::setw(9) << "agents" << std::setw(7) << "cells" << std::setw(7) << "groups" << std::setw(9)
-                << "backend" << std::setw(8) << "threads" << std::setw(11) << "ms/step";
+                << "backend" << std::setw(8) << "threads" << std::setw(14) << "local" << std::setw(11) << "ms/step";
             for (const std::string& st : stages) out << std::setw(17) << st;
             out << std::setw(14) << "H<->D B/step" << std::setw(12) << "B/agent" << std::setw(14) << "B/cell/group"
                 << std::setw(10) << "peak MiB" << std::setw(10) << "FIM upc" << std::setw(11) << "FIM phases" << std::setw(6)
@@ -88,8 +114,9 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
         }
     };
     // one configuration: warm-up steps, then timed steps; one row
-    auto runOne = [&](Scene scene, const std::string& label, int groups, bool warm) {
+    auto runOne = [&](Scene scene, const std::string& label, int groups, bool warm, const std::string& local) {
         scene.params.potential_warm_start = warm;
+        if (!local.empty()) scene.params.local = local;
         Simulation sim(std::move(scene), ex);
         header(sim.stageNames());
         const int agents = sim.agentCount(), n = sim.grid().nx;
@@ -113,14 +140,21 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
         const char* sep = opt.csv ? "," : "";
         std::ostringstream row;
         row << std::fixed;
-        if (opt.csv) row << agents << ',' << n << ',' << groups << ',' << backendName(ex.backend) << ',' << threads;
+        const std::string model = sim.scene().params.local;
+        if (opt.csv)
+            row << agents << ',' << n << ',' << groups << ',' << backendName(ex.backend) << ',' << threads << ',' << model;
         else
             row << std::setw(9) << agents << std::setw(7) << n << std::setw(7) << groups << std::setw(9)
-                << backendName(ex.backend) << std::setw(8) << threads;
+                << backendName(ex.backend) << std::setw(8) << threads << std::setw(14) << model;
         row << sep << std::setprecision(2) << (opt.csv ? std::setw(0) : std::setw(11)) << median(ms);
-        for (std::size_t s = 0; s < after.total_ms.size(); ++s) {
-            const double stage = (after.total_ms[s] - before.total_ms[s]) / opt.steps;
-            row << sep << std::setprecision(3) << (opt.csv ? std::setw(0) : std::setw(17)) << stage;
+        // a value per stage column; empty (csv) or "-" where this model has no such stage
+        const std::vector<std::string>& own = sim.stageNames();
+        for (const std::string& col : columns) {
+            const auto it = std::find(own.begin(), own.end(), col);
+            row << sep << (opt.csv ? std::setw(0) : std::setw(17));
+            if (it == own.end()) { row << (opt.csv ? "" : "-"); continue; }
+            const std::size_t s = static_cast<std::size_t>(it - own.begin());
+            row << std::setprecision(3) << (after.total_ms[s] - before.total_ms[s]) / opt.steps;
         }
         row << sep << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(14)) << transferBytes / opt.steps;
         row << sep << std::setprecision(0) << (opt.csv ? std::setw(0) : std::setw(12)) << static_cast<double>(sim.agentBytes())
@@ -135,10 +169,12 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
     if (!opt.scenes.empty()) {
         for (const std::string& path : opt.scenes) {
             const Scene scene = loadScene(path);
-            for (const bool warm : opt.warmStart) {
-                log << "bench step: " << path << (warm ? " (warm start)" : " (cold solves)") << "...\n";
-                runOne(scene, scene.name, static_cast<int>(scene.groups.size()), warm);
-            }
+            for (const std::string& local : locals)
+                for (const bool warm : opt.warmStart) {
+                    log << "bench step: " << path << (warm ? " (warm start)" : " (cold solves)")
+                        << (local.empty() ? "" : ", model " + local) << "...\n";
+                    runOne(scene, scene.name, static_cast<int>(scene.groups.size()), warm, local);
+                }
         }
         return;
     }
@@ -147,11 +183,12 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
             if (opt.matched && opt.agents.size() == opt.cells.size() && ai != ci) continue;
             for (int groups : opt.groups) {
                 const int agents = opt.agents[ai], n = opt.cells[ci];
-                for (const bool warm : opt.warmStart) {
-                    log << "bench step: " << agents << " agents, " << n << "^2 cells, " << groups << " groups"
-                        << (warm ? ", warm start" : "") << "...\n";
-                    runOne(syntheticScene(agents, n, groups), "synthetic", groups, warm);
-                }
+                for (const std::string& local : locals)
+                    for (const bool warm : opt.warmStart) {
+                        log << "bench step: " << agents << " agents, " << n << "^2 cells, " << groups << " groups"
+                            << (warm ? ", warm start" : "") << (local.empty() ? "" : ", model " + local) << "...\n";
+                        runOne(syntheticScene(agents, n, groups), "synthetic", groups, warm, local);
+                    }
             }
         }
     }

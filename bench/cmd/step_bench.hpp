@@ -3,7 +3,9 @@
 /// `ccrowd bench step`: time whole simulation steps and each stage on
 /// synthetic scenes (a square domain, groups spawned in bands and routed to
 /// the opposite side) for several agent counts, grid sizes and group counts,
-/// or on scene files; with and without the potential's warm start.
+/// or on scene files; with and without the potential's warm start; with
+/// each operational model asked for (a `local` column; a stage column per
+/// stage of any model, empty in the rows of models without it).
 
 #include <iosfwd>
 #include <string>
@@ -32,6 +34,9 @@ struct StepBenchOptions {
     /// Potential warm start settings to run each configuration with
     /// (ModelParams::potential_warm_start): {false} (the default), {true} or both.
     std::vector<bool> warmStart{false};
+    /// Operational models to run each configuration with (ModelParams::local:
+    /// "uic", "social_force", "zones"); empty: each scene's own (synthetic: uic).
+    std::vector<std::string> locals;
 };
 
 /// Runs the benchmark; writes the table or CSV to @p out, notes to @p log.

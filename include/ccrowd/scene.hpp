@@ -81,6 +81,7 @@ struct GroupSpec {
     float radius = 0.2f;            ///< Body radius. [Units: m] [Limit: > 0, < 1]
     std::vector<std::string> route; ///< Goal names in order: waypoints, then the final goal. [Limit: >= 1, existing goals]
     std::array<std::uint8_t, 3> colour{31, 119, 180};  ///< sRGB, for viewers and plots (default: tab10 colour of the group index).
+    float panic = -1.f;             ///< Social force panic p of this group (-1: model.social_force.panic). [Limit: -1 or 0..1]
 };
 
 /// Keeps spawning agents of a group inside a region at a rate.
@@ -124,6 +125,32 @@ struct FloorPlanSpec {
     float threshold = 0.5f;         ///< Luminance (0..1) below this, with alpha >= 0.5, is a wall. [Limit: 0..1]
 };
 
+/// Social force operational model (Helbing, Farkas & Vicsek, Nature 407,
+/// 2000; defaults from the paper): "model": {"social_force": {...}}.
+struct SocialForceSpec {
+    float A = 2000.f;          ///< Psychological repulsion strength. [Units: N] [Limit: 0..1e6]
+    float B = 0.08f;           ///< Psychological repulsion range. [Units: m] [Limit: > 0, <= 10]
+    float k = 1.2e5f;          ///< Body compression. [Units: kg/s^2] [Limit: 0..1e7]
+    float kappa = 2.4e5f;      ///< Sliding friction. [Units: kg/(m s)] [Limit: 0..1e7]
+    float tau = 0.5f;          ///< Relaxation time of the driving force. [Units: s] [Limit: > 0, <= 100]
+    float mass = 80.f;         ///< Mass of a person. [Units: kg] [Limit: > 0, <= 1000]
+    float range = 0.6f;        ///< Body gap beyond which forces are cut off. [Units: m] [Limit: > 0, <= 10]
+    float panic = 0.f;         ///< Panic (herding) p of every group without its own. [Limit: 0..1]
+    float panic_radius = 1.f;  ///< Radius of the neighbours whose mean direction panic mixes in. [Units: m] [Limit: > 0, <= 10]
+    float max_speed = 5.f;     ///< Physical speed cap of the integrator. [Units: m/s] [Limit: > 0, <= 20]
+    /// Injury: body compression per circumference above which a person
+    /// becomes an obstacle (vmax 0, stops for good); Helbing 2000 uses 1600.
+    /// 0 = off. [Units: N/m] [Limit: 0..1e6]
+    float injury_threshold = 0.f;
+};
+
+/// Zone-repulsion operational model (seed 000 §4.6.3): "model": {"zones": {...}}.
+struct ZonesSpec {
+    float d1 = 0.25f, d2 = 2.f, d3 = 4.5f;  ///< Zone radii. [Units: m] [Limit: 0 < d1 < d2 < d3 <= 20]
+    float f1 = 3.f, f2 = 1.f, f3 = 0.1f;    ///< Repulsion speed at d = 0, d1, d2 (0 at d3). [Units: m/s] [Limit: 10 >= f1 >= f2 >= f3 >= 0]
+    float push_cap = 0.75f;                 ///< Largest summed repulsion as a fraction of the preferred speed (ccrowd's addition). [Limit: 0..10]
+};
+
 /// Model parameters (Treuille et al. 2006; Narain et al. 2009; seed 003).
 struct ModelParams {
     float alpha = 1.f;              ///< Path-length weight. [Limit: >= 0, <= 1e3; alpha + beta > 0]
@@ -155,8 +182,11 @@ struct ModelParams {
     /// updates of a cold solve (README, "Benchmarking the eikonal solvers").
     bool potential_warm_start = false;
     /// Operational (local) model: "uic" (Narain 2009 pressure plus
-    /// minimum-distance separation, the only one so far).
+    /// minimum-distance separation), "social_force" (Helbing 2000) or
+    /// "zones" (seed 000's three-zone repulsion).
     std::string local = "uic";
+    SocialForceSpec social_force;   ///< Parameters of "social_force".
+    ZonesSpec zones;                ///< Parameters of "zones".
 };
 
 /// A parsed scene.

@@ -8,8 +8,10 @@
 
 #include "cli/commands.hpp"
 #include "cmd/eikonal_bench.hpp"
+#include "cmd/name_list.hpp"
 #include "cmd/outputs_bench.hpp"
 #include "cmd/step_bench.hpp"
+#include "sim/operational_model.hpp"
 
 namespace ccrowd::cli {
 
@@ -86,7 +88,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                 "group and peak resident memory.");
     struct StepArgs {
         std::string agents = "10000,100000,1000000", cells = "256,512,1024", groups = "1,4", format = "table",
-                    backend = "auto", warm = "off";
+                    backend = "auto", warm = "off", local;
         std::vector<std::string> scenes;
         int steps = 10, warmup = 3, threads = 0;
         bool all = false;
@@ -108,6 +110,10 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                      "Potential warm start from the previous step: on, off, or both (a row each, to compare the work)")
         ->check(CLI::IsMember({"on", "off", "both"}))
         ->capture_default_str();
+    step->add_option("--local", s2->local,
+                     "Comma-separated operational models to run each configuration with (uic, social_force, zones); "
+                     "default: each scene's own (synthetic scenes: uic). A row each, with a `local` column")
+        ->capture_default_str();
     step->callback([s2, &commands] {
         commands.action = [s2] {
             bench::StepBenchOptions o;
@@ -122,6 +128,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.threads = s2->threads;
             o.scenes = s2->scenes;
             o.warmStart = s2->warm == "both" ? std::vector<bool>{true, false} : std::vector<bool>{s2->warm == "on"};
+            o.locals = bench::parseNameList(s2->local, "--local", sim::operationalModelNames());
             bench::runStepBench(o, std::cout, std::cerr);
             return 0;
         };

@@ -13,12 +13,50 @@ void readF(const Node& n, const char* key, const Range& r, float& out) {
     if (n.has(key)) out = n.get(key, "").numberF(r);
 }
 
+/// "social_force": {...} (Helbing 2000's parameters).
+SocialForceSpec parseSocialForce(const Node& n) {
+    n.object({"A", "B", "k", "kappa", "tau", "mass", "range", "panic", "panic_radius", "max_speed", "injury_threshold"});
+    SocialForceSpec p;
+    readF(n, "A", closed(0, 1e6, "N"), p.A);
+    readF(n, "B", openClosed(0, 10, "m"), p.B);
+    readF(n, "k", closed(0, 1e7, "kg/s^2"), p.k);
+    readF(n, "kappa", closed(0, 1e7, "kg/(m s)"), p.kappa);
+    readF(n, "tau", openClosed(0, 100, "s"), p.tau);
+    readF(n, "mass", openClosed(0, 1000, "kg"), p.mass);
+    readF(n, "range", openClosed(0, 10, "m"), p.range);
+    readF(n, "panic", closed(0, 1), p.panic);
+    readF(n, "panic_radius", openClosed(0, 10, "m"), p.panic_radius);
+    readF(n, "max_speed", openClosed(0, 20, "m/s"), p.max_speed);
+    readF(n, "injury_threshold", closed(0, 1e6, "N/m"), p.injury_threshold);
+    return p;
+}
+
+/// "zones": {...} (seed 000's zone radii and strengths).
+ZonesSpec parseZones(const Node& n) {
+    n.object({"d1", "d2", "d3", "f1", "f2", "f3", "push_cap"});
+    ZonesSpec z;
+    readF(n, "d1", openClosed(0, 20, "m"), z.d1);
+    readF(n, "d2", openClosed(0, 20, "m"), z.d2);
+    readF(n, "d3", openClosed(0, 20, "m"), z.d3);
+    readF(n, "f1", closed(0, 10, "m/s"), z.f1);
+    readF(n, "f2", closed(0, 10, "m/s"), z.f2);
+    readF(n, "f3", closed(0, 10, "m/s"), z.f3);
+    readF(n, "push_cap", closed(0, 10), z.push_cap);
+    // the zones nest and the strengths fall outward (seed 000 eqs. 4.4-4.5)
+    if (!(z.d1 < z.d2)) (n.has("d2") ? n.get("d2", "") : n.get("d1", "")).fail("d2 must exceed d1 (d1 " + formatNumber(z.d1) + ", d2 " + formatNumber(z.d2) + ")", "0 < d1 < d2 < d3 [m]");
+    if (!(z.d2 < z.d3)) (n.has("d3") ? n.get("d3", "") : n.get("d2", "")).fail("d3 must exceed d2 (d2 " + formatNumber(z.d2) + ", d3 " + formatNumber(z.d3) + ")", "0 < d1 < d2 < d3 [m]");
+    if (!(z.f1 >= z.f2)) (n.has("f2") ? n.get("f2", "") : n.get("f1", "")).fail("f2 must not exceed f1 (f1 " + formatNumber(z.f1) + ", f2 " + formatNumber(z.f2) + ")", "f1 >= f2 >= f3 >= 0 [m/s]");
+    if (!(z.f2 >= z.f3)) (n.has("f3") ? n.get("f3", "") : n.get("f2", "")).fail("f3 must not exceed f2 (f2 " + formatNumber(z.f2) + ", f3 " + formatNumber(z.f3) + ")", "f1 >= f2 >= f3 >= 0 [m/s]");
+    return z;
+}
+
 }  // namespace
 
 ModelParams parseModel(const Node& n) {
     n.object({"alpha", "beta", "gamma", "rho_min", "rho_max", "rho_limit", "v0", "rho_jam", "gamma_fd", "d_min", "dt",
               "duration", "max_steps", "seed", "box_margin", "pressure_iterations", "pressure_tolerance",
-              "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start", "local"});
+              "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start", "local",
+              "social_force", "zones"});
     ModelParams p;
     // Unit-cost weights (Treuille 2006 eq. 4).
     readF(n, "alpha", closed(0, 1e3), p.alpha);
@@ -69,8 +107,12 @@ ModelParams parseModel(const Node& n) {
     if (n.has("local")) {
         const Node v = n.get("local", "");
         p.local = v.string();
-        if (p.local != "uic") v.fail("no such operational model", "'uic' (UIC pressure + minimum distance)");
+        if (p.local != "uic" && p.local != "social_force" && p.local != "zones")
+            v.fail("no such operational model",
+                   "'uic' (UIC pressure + minimum distance), 'social_force' (Helbing 2000) or 'zones' (seed 000)");
     }
+    if (n.has("social_force")) p.social_force = parseSocialForce(n.get("social_force", ""));
+    if (n.has("zones")) p.zones = parseZones(n.get("zones", ""));
     return p;
 }
 

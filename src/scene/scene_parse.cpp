@@ -101,7 +101,7 @@ GoalSpec parseGoal(const Node& n) {
 }
 
 GroupSpec parseGroup(const Node& n, std::size_t index) {
-    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour"});
+    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour", "panic"});
     GroupSpec g;
     g.name = n.get("name", kName).string();
     optional(n, "spawn", [&](const Node& v) { g.spawn = parsePolygonList(v, 0, kMaxListItems); });
@@ -125,6 +125,8 @@ GroupSpec parseGroup(const Node& n, std::size_t index) {
     const auto& def = kPalette[index % 10];
     g.colour = {def[0], def[1], def[2]};
     optional(n, "colour", [&](const Node& v) { g.colour = parseColour(v); });
+    // social force herding (Helbing 2000): this group's own panic p
+    optional(n, "panic", [&](const Node& v) { g.panic = v.numberF(closed(0, 1)); });
     return g;
 }
 

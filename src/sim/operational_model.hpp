@@ -3,9 +3,9 @@
 /// The operational (local) level of a step behind one interface, as
 /// JuPedSim separates its operational models: the continuum's stages give
 /// every agent its preferred velocity (Narain et al. 2009 §6, seed 003); an
-/// operational model turns preferred velocities into moves (today: the UIC
-/// pressure with minimum-distance separation; social force, ORCA or zone
-/// repulsion plug in here). The model owns its private fields and buffers.
+/// operational model turns preferred velocities into moves: the UIC
+/// pressure with minimum-distance separation, Helbing's social force or
+/// seed 000's zone repulsion (ORCA would plug in here too). The model owns its private fields and buffers.
 
 #include <cstddef>
 #include <memory>
@@ -31,6 +31,13 @@ public:
     /// Bytes of the model's other buffers (its grid fields). [Units: bytes]
     virtual std::size_t gridBufferBytes() const = 0;
 };
+
+/// The UIC model (uic_model.cpp).
+std::unique_ptr<OperationalModel> makeUicModel();
+/// The social force model (social_force_model.cpp).
+std::unique_ptr<OperationalModel> makeSocialForceModel();
+/// The zone-repulsion model (zones_model.cpp).
+std::unique_ptr<OperationalModel> makeZonesModel();
 
 /// Names of the operational models this build has.
 std::vector<std::string> operationalModelNames();

@@ -6,7 +6,6 @@
 /// faces and advect, and a minimum-distance separation keeps them d_min
 /// apart and out of walls.
 
-#include "ccrowd/error.hpp"
 #include "kernels/pressure.hpp"
 #include "kernels/separate.hpp"
 #include "kernels/stages.hpp"
@@ -58,7 +57,7 @@ public:
                (uicDensity_.size() + uicPressure_.size()) * sizeof(float) + uicBlocked_.size() +
                uicAperture_.size() * sizeof(Face4) +
                static_cast<std::size_t>(pressureWs_.residual.size()) * sizeof(float) +
-               static_cast<std::size_t>(separateWs_.first.size()) * sizeof(int);
+               static_cast<std::size_t>(separateWs_.grid.first.size()) * sizeof(int);
     }
 
 private:
@@ -114,11 +113,6 @@ private:
 
 }  // namespace
 
-std::vector<std::string> operationalModelNames() { return {"uic"}; }
-
-std::unique_ptr<OperationalModel> makeOperationalModel(const std::string& name) {
-    if (name == "uic") return std::make_unique<UicModel>();
-    throw InputError(fieldMessage("model.local", "'" + name + "'", "no such operational model", "'uic'"));
-}
+std::unique_ptr<OperationalModel> makeUicModel() { return std::make_unique<UicModel>(); }
 
 }  // namespace ccrowd::sim

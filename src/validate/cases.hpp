@@ -185,6 +185,29 @@ struct Seed003Result : CaseResult {
 /// <= 1e-3 rho_limit (the corrected density <= rho_limit (1 + 1e-3)).
 Seed003Result seed003Scene(const Exec& ex, const std::string& name);
 
+// ---- social force: faster-is-slower ----------------------------------------
+
+/// Helbing, Farkas & Vicsek 2000 (Nature 407, Fig. 1c): the time for 200
+/// persons to leave a room through a 1 m door against their desired speed.
+struct FasterIsSlowerResult : CaseResult {
+    std::vector<double> speeds;  ///< Desired speeds run. [Units: m/s]
+    std::vector<double> times;   ///< Time of the last exit per speed (-1: not all left by the limit). [Units: s]
+    std::vector<long long> exited;  ///< Persons out per speed.
+};
+
+/// Scene text of the faster-is-slower room: 15 m x 15 m, 200 persons of
+/// radius 0.25 m and free speed @p v0 [m/s], a 1 m door in the east wall,
+/// model.local social_force; the speed field keeps the desired speed at v0
+/// whatever the density (rho_min 19, rho_max 20, Weidmann's curve flat up to
+/// 20 persons/m^2), as Helbing's persons keep pushing at v0.
+std::string fasterIsSlowerScene(double v0);
+
+/// Runs fasterIsSlowerScene for each of @p speeds (ascending, >= 3 of them)
+/// until everyone left or 600 s. Criteria: all 200 left at every speed; the
+/// evacuation time is smallest at a speed strictly inside the range; at
+/// the fastest speed it is >= 1.15 times that minimum.
+FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& speeds);
+
 // ---- everything ------------------------------------------------------------
 
 /// Every case `ccrowd validate` runs.
@@ -195,6 +218,7 @@ struct ValidationResults {
     DoorFlowResult room_exit;               ///< 1 m door, scenes/room_exit.json.
     DoorSeriesResult door_widths;           ///< 0.8, 1.0, 1.2 m doors.
     std::vector<Seed003Result> seed003;     ///< The three seed-003 scenes.
+    FasterIsSlowerResult faster_is_slower;  ///< Social force, desired speeds 1..5 m/s.
 
     /// Every case, in report order.
     std::vector<const CaseResult*> cases() const;

@@ -14,6 +14,7 @@ std::vector<const CaseResult*> ValidationResults::cases() const {
     all.push_back(&room_exit);
     all.push_back(&door_widths);
     for (const Seed003Result& s : seed003) all.push_back(&s);
+    all.push_back(&faster_is_slower);
     return all;
 }
 
@@ -50,6 +51,8 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
         v.seed003.push_back(seed003Scene(ex, name));
         report(v.seed003.back());
     }
+    v.faster_is_slower = fasterIsSlower(ex, {1.0, 2.0, 3.0, 4.0, 5.0});
+    report(v.faster_is_slower);
     return v;
 }
 

@@ -1,0 +1,111 @@
+/// @file social_force.cu
+/// Social force stage launcher (Helbing, Farkas & Vicsek 2000; maths in
+/// social_force.hpp): sub-step count from the stiffness, the shared
+/// neighbour grid rebuilt within its skin, Jacobi sub-steps ping-ponging
+/// between the agent columns and a second buffer. Compiled by nvcc in CUDA
+/// builds and by the C++ compiler (OpenMP) otherwise.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ccrowd/error.hpp"
+#include "launch.hpp"
+#include "social_force.hpp"
+
+namespace ccrowd::sim {
+
+namespace {
+
+/// Skin of the neighbour grid: extra cell size that lets agents move this
+/// far between two builds. [Units: m]
+constexpr float kSkin = 0.1f;
+
+void check(bool ok, const char* field, float v, const char* allowed) {
+    if (!ok) throw InputError(fieldMessage(std::string("social_force ") + field, std::to_string(v), "out of range", allowed));
+}
+
+}  // namespace
+
+float socialForceMaxSubstep(const SocialForceParams& p) {
+    // a tenth of the body spring's period scale sqrt(m/k) (k = 0: no spring)
+    float s = p.k > 0.f ? 0.2f * std::sqrt(p.mass / p.k) : INFINITY;
+    // and a tenth of the driving relaxation time
+    return std::min(s, 0.1f * p.tau);
+}
+
+int wallReachCells(float maxRadius, const SocialForceParams& p, float h) {
+    return std::max(1, static_cast<int>(std::ceil((maxRadius + p.range) / h))) + 1;
+}
+
+void markNearWalls(const Field<std::uint8_t>& blocked, int reach, Field<std::uint8_t>& nearWall) {
+    const int nx = blocked.nx(), ny = blocked.ny();
+    // separable dilation of "blocked or outside" by reach cells: rows, then columns
+    Field<std::uint8_t> rows(nx, ny, 0);
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            bool hit = i - reach < 0 || i + reach >= nx;
+            for (int d = -reach; d <= reach && !hit; ++d) hit = blocked(i + d, j) != 0;
+            rows(i, j) = hit ? 1 : 0;
+        }
+    nearWall.assign(nx, ny, 0);
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            bool hit = j - reach < 0 || j + reach >= ny;
+            for (int d = -reach; d <= reach && !hit; ++d) hit = rows(i, j + d) != 0;
+            nearWall(i, j) = hit ? 1 : 0;
+        }
+}
+
+void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
+                 const WallReach& walls, const SocialForceParams& p, View1<const float> radiusOf,
+                 View1<const float> panicOf, bool anyPanic, float maxRadius, float dt, AgentSortBuffers& sort,
+                 SocialForceWorkspace& ws) {
+    check(p.A >= 0.f && std::isfinite(p.A), "A", p.A, ">= 0 N, finite");
+    check(p.B > 0.f && std::isfinite(p.B), "B", p.B, "> 0 m, finite");
+    check(p.k >= 0.f && std::isfinite(p.k), "k", p.k, ">= 0 kg/s^2, finite");
+    check(p.kappa >= 0.f && std::isfinite(p.kappa), "kappa", p.kappa, ">= 0 kg/(m s), finite");
+    check(p.tau > 0.f && std::isfinite(p.tau), "tau", p.tau, "> 0 s, finite");
+    check(p.mass > 0.f && std::isfinite(p.mass), "mass", p.mass, "> 0 kg, finite");
+    check(p.range > 0.f && std::isfinite(p.range), "range", p.range, "> 0 m, finite");
+    check(p.panic_radius > 0.f && std::isfinite(p.panic_radius), "panic_radius", p.panic_radius, "> 0 m, finite");
+    check(p.max_speed > 0.f && std::isfinite(p.max_speed), "max_speed", p.max_speed, "> 0 m/s, finite");
+    check(p.injury_threshold >= 0.f && std::isfinite(p.injury_threshold), "injury_threshold", p.injury_threshold,
+          ">= 0 N/m, finite (0 = off)");
+    check(maxRadius >= 0.f && std::isfinite(maxRadius), "body radius", maxRadius, ">= 0 m, finite");
+    check(dt > 0.f && std::isfinite(dt), "dt", dt, "> 0 s, finite");
+    const int n = a.n;
+    ws.substeps = ws.rebuilds = 0;
+    if (n == 0) return;
+    // equal sub-steps no longer than the stable bound
+    const int steps = std::max(1, static_cast<int>(std::ceil(dt / socialForceMaxSubstep(p) - 1e-4f)));
+    const float h = dt / steps;
+    // neighbour cells cover the force reach (and the panic radius if anyone panics) plus the skin moved between builds
+    const float forceReach = 2.f * maxRadius + p.range;
+    const float reach = anyPanic ? std::max(forceReach, p.panic_radius) : forceReach;
+    const float moved = p.max_speed * h;
+    const float skin = std::max(kSkin, moved);
+    const int every = std::max(1, static_cast<int>(skin / moved));
+    const NeighbourGrid s = makeNeighbourGrid(g, reach + skin, 2);
+    ws.x.resize(n); ws.y.resize(n); ws.vx.resize(n); ws.vy.resize(n);
+    const View1<float> bx = ws.x.view(ex), by = ws.y.view(ex), bvx = ws.vx.view(ex), bvy = ws.vy.view(ex);
+    NeighbourView nb;
+    for (int step = 0; step < steps; ++step) {
+        // Jacobi ping-pong: even sub-steps read the agents and write the buffer, odd ones back
+        const bool even = step % 2 == 0;
+        const View1<float> xr = even ? a.x : bx, yr = even ? a.y : by, vxr = even ? a.vx : bvx, vyr = even ? a.vy : bvy;
+        const View1<float> xw = even ? bx : a.x, yw = even ? by : a.y, vxw = even ? bvx : a.vx, vyw = even ? bvy : a.vy;
+        // the shared neighbour grid, rebuilt before anyone can have moved past the skin
+        if (step % every == 0) {
+            nb = buildNeighbourGrid(ex, xr, yr, n, s, sort, ws.grid, "social_force");
+            ++ws.rebuilds;
+        }
+        forEachIndex(ex, n, SocialForceStepKernel{xr, yr, vxr, vyr, a.px, a.py, a.field, radiusOf, panicOf, nb, g,
+                                                  blocked, walls, p, forceReach, anyPanic, h, xw, yw, vxw, vyw, a.vmax});
+        ++ws.substeps;
+    }
+    // an odd number of sub-steps left the result in the buffer
+    if (steps % 2 == 1) forEachIndex(ex, n, CopyStateKernel{bx, by, bvx, bvy, a.x, a.y, a.vx, a.vy});
+}
+
+}  // namespace ccrowd::sim

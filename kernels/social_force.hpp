@@ -1,0 +1,339 @@
+#pragma once
+/// @file social_force.hpp
+/// Social force operational model (Helbing, Farkas & Vicsek, "Simulating
+/// dynamical features of escape panic", Nature 407:487, 2000; seed 001).
+/// Every person i is a disc of radius r_i and mass m obeying (eq. 1)
+///
+///   m dv_i/dt = m (v0_i e_i - v_i)/tau + sum_j f_ij + sum_w f_iw
+///
+/// with the pair force (eq. 2)
+///
+///   f_ij = {A exp((r_ij - d_ij)/B) + k g(r_ij - d_ij)} n_ij
+///          + kappa g(r_ij - d_ij) dv^t_ji t_ij,
+///
+/// r_ij = r_i + r_j, d_ij the centre distance, n_ij = (x_i - x_j)/d_ij,
+/// t_ij = (-n_ij.y, n_ij.x), dv^t_ji = (v_j - v_i).t_ij, g(x) = max(x, 0),
+/// and the wall force (eq. 3)
+///
+///   f_iw = {A exp((r_i - d_iw)/B) + k g(r_i - d_iw)} n_iw
+///          - kappa g(r_i - d_iw) (v_i.t_iw) t_iw.
+///
+/// The desired velocity v0_i e_i is the continuum's preferred velocity
+/// (agents.preferred: speed and direction from the potential, Narain 2009
+/// §6, seed 003), mixed with the neighbours' mean direction by the panic
+/// parameter p (the herding rule of the paper: e_i = Norm[(1 - p) e_i +
+/// p <e_j>_i]). Integrated by semi-implicit Euler sub-steps (socialForce()
+/// in social_force.cu). Host+device.
+
+#include <cstdint>
+
+#include "ccrowd/field.hpp"
+#include "ccrowd/hd.hpp"
+#include "agents.hpp"
+#include "grid.hpp"
+#include "neighbour_grid.hpp"
+#include "separate.hpp"
+#include "stages.hpp"
+
+namespace ccrowd::sim {
+
+/// Parameters of the social force (Helbing 2000's defaults).
+struct SocialForceParams {
+    float A = 2000.f;          ///< Psychological repulsion strength. [Units: N] [Limit: >= 0]
+    float B = 0.08f;           ///< Psychological repulsion range. [Units: m] [Limit: > 0]
+    float k = 1.2e5f;          ///< Body compression. [Units: kg/s^2] [Limit: >= 0]
+    float kappa = 2.4e5f;      ///< Sliding friction. [Units: kg/(m s)] [Limit: >= 0]
+    float tau = 0.5f;          ///< Relaxation (acceleration) time. [Units: s] [Limit: > 0]
+    float mass = 80.f;         ///< Mass of a person. [Units: kg] [Limit: > 0]
+    /// Gap between bodies (d - r_ij, and d_iw - r_i for walls) beyond which
+    /// the forces are cut off: A exp(-range/B) is 1.1 N at the defaults, 0.5%
+    /// of the driving force of a person at 1.34 m/s. [Units: m] [Limit: > 0]
+    float range = 0.6f;
+    float panic_radius = 1.f;  ///< Radius R_i of the neighbours whose mean direction panic mixes in. [Units: m] [Limit: > 0]
+    float max_speed = 5.f;     ///< Physical speed cap of the integrator. [Units: m/s] [Limit: > 0]
+    /// Injury (Helbing 2000): a person whose summed body compression
+    /// k g(r_ij - d_ij) (from persons and the wall) per body circumference
+    /// 2 pi r_i exceeds this becomes an obstacle: vmax is set to 0 and the
+    /// person stops for good, still pushing back on others. The paper's
+    /// value is 1600 N/m; 0 = off. [Units: N/m] [Limit: >= 0]
+    float injury_threshold = 0.f;
+};
+
+/// A pair's force on i: total (fx, fy) and the magnitude of its radial
+/// (normal) part. [Units: N]
+struct PairForce {
+    float fx = 0.f, fy = 0.f;
+    float radial = 0.f;
+};
+
+/// Helbing 2000 eq. 2: force of j on i for centre offset (dx, dy) = x_i -
+/// x_j [m], radius sum @p rij [m] and velocity difference (dvx, dvy) = v_j -
+/// v_i [m/s]. Coincident centres (d < 1e-6 m) use the unit normal (nx, ny)
+/// given by the caller.
+CC_HD inline PairForce socialPairForce(const SocialForceParams& p, float dx, float dy, float rij, float dvx, float dvy,
+                                       float nxCoincident = 1.f, float nyCoincident = 0.f) {
+    PairForce f;
+    const float d = sqrtf(dx * dx + dy * dy);
+    // n_ij points from j to i; t_ij = (-n2, n1)
+    const float nx = d > 1e-6f ? dx / d : nxCoincident, ny = d > 1e-6f ? dy / d : nyCoincident;
+    const float tx = -ny, ty = nx;
+    const float overlap = rij - d;                     // r_ij - d_ij
+    const float g = overlap > 0.f ? overlap : 0.f;     // g(x) = max(x, 0)
+    // psychological repulsion A exp((r_ij - d_ij)/B) plus body compression k g(r_ij - d_ij)
+    const float radial = p.A * expf(overlap / p.B) + p.k * g;
+    // sliding friction kappa g(r_ij - d_ij) dv^t_ji t_ij
+    const float dvt = dvx * tx + dvy * ty;
+    const float tang = p.kappa * g * dvt;
+    f.fx = radial * nx + tang * tx;
+    f.fy = radial * ny + tang * ty;
+    f.radial = radial;
+    return f;
+}
+
+/// Helbing 2000 eq. 3: force of a wall on i, for (dx, dy) = x_i - (the
+/// nearest wall point) [m], body radius @p ri [m] and velocity (vx, vy)
+/// [m/s]. Zero for a centre on the wall (d < 1e-6 m).
+CC_HD inline PairForce socialWallForce(const SocialForceParams& p, float dx, float dy, float ri, float vx, float vy) {
+    PairForce f;
+    const float d = sqrtf(dx * dx + dy * dy);
+    if (!(d > 1e-6f)) return f;
+    const float nx = dx / d, ny = dy / d, tx = -ny, ty = nx;
+    const float overlap = ri - d;                      // r_i - d_iw
+    const float g = overlap > 0.f ? overlap : 0.f;
+    // {A exp((r_i - d_iw)/B) + k g(r_i - d_iw)} n_iw
+    const float radial = p.A * expf(overlap / p.B) + p.k * g;
+    // - kappa g(r_i - d_iw) (v_i . t_iw) t_iw
+    const float tang = -p.kappa * g * (vx * tx + vy * ty);
+    f.fx = radial * nx + tang * tx;
+    f.fy = radial * ny + tang * ty;
+    f.radial = radial;
+    return f;
+}
+
+/// Helbing 2000's herding rule: e = Norm[(1 - p) e + p <e_j>] for the
+/// desired direction (ex, ey) (unit or 0), the neighbours' summed unit
+/// directions (sx, sy) over @p count > 0 of them, panic @p p in [0, 1].
+/// Leaves e when count is 0 or the mix is 0.
+CC_HD inline void panicDirection(float p, float sx, float sy, int count, float& ex, float& ey) {
+    if (count <= 0 || !(p > 0.f)) return;
+    const float mx = (1.f - p) * ex + p * sx / count, my = (1.f - p) * ey + p * sy / count;
+    const float m = sqrtf(mx * mx + my * my);
+    if (!(m > 1e-6f)) return;
+    ex = mx / m;
+    ey = my / m;
+}
+
+/// Walls near a cell: 1 where a blocked or outside cell lies within the
+/// given reach (a square of cells), so agents far from every wall skip the
+/// wall scan. Built once per model (the walls are static).
+struct WallReach {
+    View2<const std::uint8_t> nearWall;  ///< [Size: grid cells]
+    int reach = 0;                       ///< Cells scanned around an agent's cell. [Limit: >= 0]
+};
+
+/// Nearest wall point to (x, y) among the blocked or outside cells within
+/// @p w.reach cells of its cell (walls from the grid's blocked cells: the
+/// nearest point of the nearest blocked cell square stands for the wall,
+/// one wall per agent; fixed scan order). Returns false when none (or the
+/// cell's nearWall flag is 0).
+CC_HD inline bool nearestWallPoint(const GridInfo& g, View2<const std::uint8_t> blocked, const WallReach& w, float x,
+                                   float y, float& qx, float& qy) {
+    int ci, cj;
+    g.cellOf(x, y, ci, cj);
+    if (!g.inside(ci, cj) || !w.nearWall(ci, cj)) return false;
+    float best = INFINITY;
+    for (int j = cj - w.reach; j <= cj + w.reach; ++j)
+        for (int i = ci - w.reach; i <= ci + w.reach; ++i) {
+            if (cellOpen(blocked, i, j)) continue;
+            float px, py;
+            const float d = distanceToCell(g, i, j, x, y, px, py);
+            if (d < best) { best = d; qx = px; qy = py; }
+        }
+    return best < INFINITY;
+}
+
+/// One semi-implicit Euler sub-step of the social force for agent k (reads
+/// the old buffers, writes the new: Jacobi, deterministic; an agent writes
+/// only its own vmax, when it is injured). Forces from every neighbour whose
+/// body gap is below params.range (sorted-slot order), the nearest wall, and
+/// the driving force toward the (panic-mixed) preferred velocity; v += dt
+/// F/m, capped at max_speed; x += dt v, confined to open cells (a blocked
+/// axis stops its velocity component) and the body kept clear of walls,
+/// both skipped for an agent whose cell has no wall within walls.reach cells
+/// and whose move is shorter than a cell (it cannot reach a wall). An
+/// injured agent (vmax 0) stays put with velocity 0.
+struct SocialForceStepKernel {
+    View1<const float> x, y, vx, vy;  ///< Old state. [Units: m, m/s]
+    View1<const float> px, py;        ///< Preferred velocity (agents.preferred). [Units: m/s]
+    View1<const int> field;           ///< Field per agent (indexes the tables below).
+    View1<const float> radiusOf;      ///< Body radius per field. [Units: m]
+    View1<const float> panicOf;       ///< Panic p per field. [Limit: 0..1]
+    NeighbourView nb;                 ///< Cells >= interaction reach + skin (social_force.cu).
+    GridInfo g;
+    View2<const std::uint8_t> blocked;
+    WallReach walls;
+    SocialForceParams p;
+    float maxReach = 0.f;             ///< Largest centre distance with a force: 2 max radius + range. [Units: m]
+    bool panics = false;              ///< Some field has panic > 0 (else the neighbours' directions are not gathered).
+    float dt = 0.f;                   ///< Sub-step. [Units: s] [Limit: > 0]
+    View1<float> xOut, yOut, vxOut, vyOut;
+    View1<float> vmax;                ///< Free speed per agent; 0 marks an injured person (an obstacle). [Units: m/s]
+
+    CC_HD void operator()(int k) const {
+        const float xi = x[k], yi = y[k], vxi = vx[k], vyi = vy[k];
+        // an injured person is an obstacle: it stays where it is
+        if (!(vmax[k] > 0.f)) {
+            xOut[k] = xi;
+            yOut[k] = yi;
+            vxOut[k] = 0.f;
+            vyOut[k] = 0.f;
+            return;
+        }
+        const float ri = radiusOf[field[k]];
+        const float panic = panics ? panicOf[field[k]] : 0.f;
+        float fx = 0.f, fy = 0.f;
+        float compression = 0.f;          // sum of k g(r_ij - d_ij) [N], for the injury test
+        float sx = 0.f, sy = 0.f;
+        int count = 0;
+        const float pr2 = p.panic_radius * p.panic_radius;
+        // pair forces (eq. 2) and the neighbours' directions, (2 span + 1)^2 cells in sorted order
+        const int ci = nb.s.column(xi), cj = nb.s.row(yi);
+        for (int r = cj - nb.s.span; r <= cj + nb.s.span; ++r) {
+            int b, e;
+            nb.rowSlots(ci, r, b, e);
+            for (int q = b; q < e; ++q) {
+                const int o = nb.order[q];
+                if (o == k) continue;
+                const float dx = xi - x[o], dy = yi - y[o];
+                const float d2 = dx * dx + dy * dy;
+                // cheap rejection before reading the partner's radius
+                if (!(d2 < maxReach * maxReach) && !(panic > 0.f && d2 < pr2)) continue;
+                if (panic > 0.f && d2 < pr2) {
+                    const float s = sqrtf(vx[o] * vx[o] + vy[o] * vy[o]);
+                    if (s > 1e-3f) { sx += vx[o] / s; sy += vy[o] / s; ++count; }
+                }
+                const float rij = ri + radiusOf[field[o]];
+                const float reach = rij + p.range;
+                if (!(d2 < reach * reach)) continue;
+                float ux = 1.f, uy = 0.f;
+                if (d2 < 1e-12f) {
+                    coincidentDirection(k < o ? k : o, k < o ? o : k, ux, uy);
+                    if (k > o) { ux = -ux; uy = -uy; }
+                }
+                const PairForce f = socialPairForce(p, dx, dy, rij, vx[o] - vxi, vy[o] - vyi, ux, uy);
+                fx += f.fx;
+                fy += f.fy;
+                if (d2 < rij * rij) compression += p.k * (rij - sqrtf(d2));
+            }
+        }
+        // desired direction e_i and speed v0_i from the continuum; herding (panic p)
+        const float v0 = sqrtf(px[k] * px[k] + py[k] * py[k]);
+        float ex = v0 > 0.f ? px[k] / v0 : 0.f, ey = v0 > 0.f ? py[k] / v0 : 0.f;
+        if (v0 > 0.f) panicDirection(panic, sx, sy, count, ex, ey);
+        // driving force m (v0 e - v)/tau (eq. 1)
+        fx += p.mass * (v0 * ex - vxi) / p.tau;
+        fy += p.mass * (v0 * ey - vyi) / p.tau;
+        // the nearest wall (eq. 3)
+        float qx = xi, qy = yi;
+        if (nearestWallPoint(g, blocked, walls, xi, yi, qx, qy)) {
+            const float dxw = xi - qx, dyw = yi - qy;
+            if (dxw * dxw + dyw * dyw < (ri + p.range) * (ri + p.range)) {
+                const PairForce f = socialWallForce(p, dxw, dyw, ri, vxi, vyi);
+                fx += f.fx;
+                fy += f.fy;
+                const float dw = sqrtf(dxw * dxw + dyw * dyw);
+                if (dw < ri) compression += p.k * (ri - dw);
+            }
+        }
+        // injury (Helbing 2000): compression per circumference above the threshold makes an obstacle
+        if (p.injury_threshold > 0.f && compression > p.injury_threshold * 6.2831853f * ri) {
+            vmax[k] = 0.f;
+            xOut[k] = xi;
+            yOut[k] = yi;
+            vxOut[k] = 0.f;
+            vyOut[k] = 0.f;
+            return;
+        }
+        // semi-implicit Euler: velocity first, capped at the physical maximum
+        float nvx = vxi + dt * fx / p.mass, nvy = vyi + dt * fy / p.mass;
+        const float sp = sqrtf(nvx * nvx + nvy * nvy);
+        if (sp > p.max_speed) { nvx *= p.max_speed / sp; nvy *= p.max_speed / sp; }
+        if (!(sp < INFINITY)) { nvx = 0.f; nvy = 0.f; }
+        // far from every wall (all cells within walls.reach >= 1 open) a move shorter than a cell stays in open cells
+        const float mx = dt * nvx, my = dt * nvy;
+        int ci0, cj0;
+        g.cellOf(xi, yi, ci0, cj0);
+        if (g.inside(ci0, cj0) && !walls.nearWall(ci0, cj0) && fabsf(mx) < g.h && fabsf(my) < g.h) {
+            xOut[k] = xi + mx;
+            yOut[k] = yi + my;
+            vxOut[k] = nvx;
+            vyOut[k] = nvy;
+            return;
+        }
+        // then the position with the new velocity, never into a wall
+        float xs = xi, ys = yi;
+        escapeBlocked(g, blocked, xs, ys);
+        const ConfinedMove m = moveConfined(g, blocked, xs, ys, mx, my);
+        if (m.blockedX) nvx = 0.f;
+        if (m.blockedY) nvy = 0.f;
+        float xo = m.x, yo = m.y;
+        keepClearOfWalls(g, blocked, ri, xo, yo);
+        xOut[k] = xo;
+        yOut[k] = yo;
+        vxOut[k] = nvx;
+        vyOut[k] = nvy;
+    }
+};
+
+/// Copies an agent state (position and velocity) between buffers.
+struct CopyStateKernel {
+    View1<const float> x, y, vx, vy;
+    View1<float> xOut, yOut, vxOut, vyOut;
+    CC_HD void operator()(int k) const {
+        xOut[k] = x[k];
+        yOut[k] = y[k];
+        vxOut[k] = vx[k];
+        vyOut[k] = vy[k];
+    }
+};
+
+/// Reusable buffers of the social force.
+struct SocialForceWorkspace {
+    Array<float> x, y, vx, vy;  ///< Second state buffer (Jacobi sub-steps). [Size: agents]
+    NeighbourGridBuffers grid;  ///< The shared neighbour grid's first-slot table.
+    int substeps = 0;           ///< Sub-steps of the last call.
+    int rebuilds = 0;           ///< Neighbour-grid builds of the last call.
+};
+
+/// Largest stable sub-step of the social force: 0.2 sqrt(m/k) (a tenth of
+/// a period of the body spring; symplectic Euler is stable below
+/// 2 sqrt(m/k_eff) even with tens of contacts) and tau/10 (the driving
+/// relaxation), capped at dt. [Units: s]
+float socialForceMaxSubstep(const SocialForceParams& p);
+
+/// Social force stage: advances the agents (positions and velocities, on
+/// the Exec's side) by @p dt [s] in ceil(dt / socialForceMaxSubstep) equal
+/// semi-implicit Euler sub-steps. The shared neighbour grid (cells >=
+/// 2 @p maxRadius + range, or the panic radius, plus a skin) is rebuilt whenever
+/// max_speed times the time since the last build could exceed the skin, so
+/// every partner within reach is always found. @p radiusOf / @p panicOf
+/// are per-field tables [Size: fields]; @p anyPanic says whether some entry
+/// of panicOf is > 0 (the neighbours' directions are gathered only then);
+/// @p walls from wallReachCells() and markNearWalls().
+/// Throws InputError for parameters out of range.
+void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
+                 const WallReach& walls, const SocialForceParams& p, View1<const float> radiusOf,
+                 View1<const float> panicOf, bool anyPanic, float maxRadius, float dt, AgentSortBuffers& sort,
+                 SocialForceWorkspace& ws);
+
+/// Cells to scan around an agent for the nearest wall: the body radius
+/// @p maxRadius plus the force range, in cells of @p h, plus one (so an
+/// agent whose cell is not near a wall can move up to a cell and still keep
+/// its body clear without a check). [Limit: >= 2]
+int wallReachCells(float maxRadius, const SocialForceParams& p, float h);
+
+/// The nearWall mask of WallReach on the host: 1 for every cell within
+/// @p reach cells (Chebyshev) of a blocked or outside cell. [Size: nx*ny]
+void markNearWalls(const Field<std::uint8_t>& blocked, int reach, Field<std::uint8_t>& nearWall);
+
+}  // namespace ccrowd::sim

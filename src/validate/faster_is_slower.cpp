@@ -1,0 +1,88 @@
+/// @file faster_is_slower.cpp
+/// Faster-is-slower with the social force model (Helbing, Farkas & Vicsek,
+/// "Simulating dynamical features of escape panic", Nature 407, 2000, Fig.
+/// 1c): 200 persons leave a 15 m x 15 m room through a 1 m door; beyond a
+/// desired speed of about 1.5-3 m/s the clogging at the door (body forces
+/// and friction) makes the evacuation slower, not faster.
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ccrowd/error.hpp"
+#include "ccrowd/scene.hpp"
+#include "cases.hpp"
+#include "stopwatch.hpp"
+
+namespace ccrowd::validate {
+
+namespace {
+
+constexpr double kLimit = 600.0;   // give up after this [s]
+constexpr double kRise = 1.15;     // the fastest speed's time over the minimum, at least
+constexpr int kPersons = 200;
+
+}  // namespace
+
+std::string fasterIsSlowerScene(double v0) {
+    std::ostringstream j;
+    j << R"({"format": "ccrowd-scene", "version": 1, "name": "faster_is_slower",
+      "domain": {"width": 20, "height": 15, "cell": 0.25},
+      "obstacles": [{"rect": {"min": [15, 0], "max": [15.5, 7]}}, {"rect": {"min": [15, 8], "max": [15.5, 15]}}],
+      "goals": [{"name": "outside", "areas": [{"rect": {"min": [19, 0], "max": [20, 15]}}]}],
+      "groups": [{"name": "occupants", "spawn": [{"rect": {"min": [0.5, 0.5], "max": [14.5, 14.5]}}], "count": 200,
+                  "speed": )" << v0 << R"(, "radius": 0.25, "route": ["outside"]}],
+      "model": {"local": "social_force", "v0": )" << v0 << R"(, "rho_min": 19, "rho_max": 20, "rho_jam": 20,
+                "gamma_fd": 100, "duration": 600, "seed": 3}})";
+    return j.str();
+}
+
+FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& speeds) {
+    if (speeds.size() < 3 || !std::is_sorted(speeds.begin(), speeds.end()))
+        throw InputError("fasterIsSlower: needs >= 3 ascending speeds");
+    const Stopwatch clock;
+    FasterIsSlowerResult r;
+    r.title = "Social force: faster-is-slower";
+    r.description = "200 persons (social force, radius 0.25 m) leave a 15 m x 15 m room through a 1 m door at desired "
+                    "speeds 1-5 m/s; the time of the last exit is measured.";
+    r.source = "Helbing, Farkas & Vicsek 2000 (Nature 407), Fig. 1c: the evacuation time has a minimum against the "
+               "desired speed and rises beyond it";
+    r.speeds = speeds;
+    bool allLeft = true;
+    for (double v : speeds) {
+        const std::string text = fasterIsSlowerScene(v), name = "faster_is_slower_" + formatValue(v, 1) + "mps";
+        r.scenes.push_back(SceneUse{name, "", text});
+        Simulation sim(parseScene(text, name), ex);
+        r.require("persons placed at " + formatValue(v, 1, "m/s"), std::to_string(sim.agentCount()),
+                  std::to_string(kPersons), sim.agentCount() == kPersons);
+        // run until everyone left (or the limit)
+        while (sim.exitedTotal() < kPersons && sim.time() < kLimit) sim.step();
+        double last = -1.0;
+        for (const ExitRecord& e : sim.exits()) last = std::max(last, e.time);
+        const bool all = sim.exitedTotal() == kPersons;
+        allLeft = allLeft && all;
+        r.exited.push_back(sim.exitedTotal());
+        r.times.push_back(all ? last : -1.0);
+        r.check("all left at " + formatValue(v, 1, "m/s"),
+                std::to_string(sim.exitedTotal()) + " by " + formatValue(sim.time(), 1, "s"),
+                std::to_string(kPersons) + " within 600 s", all);
+    }
+    // the minimum lies strictly inside the range of speeds
+    const std::size_t best = static_cast<std::size_t>(std::min_element(r.times.begin(), r.times.end(),
+        [](double a, double b) { return (a < 0 ? 1e300 : a) < (b < 0 ? 1e300 : b); }) - r.times.begin());
+    std::ostringstream times;
+    for (std::size_t k = 0; k < speeds.size(); ++k)
+        times << (k ? ", " : "") << formatValue(speeds[k], 1) << ": " << formatValue(r.times[k], 1, "s");
+    r.check("speed of the fastest evacuation (" + times.str() + ")", formatValue(speeds[best], 1, "m/s"),
+            "strictly between " + formatValue(speeds.front(), 1) + " and " + formatValue(speeds.back(), 1, "m/s"),
+            allLeft && best > 0 && best + 1 < speeds.size());
+    // and the time rises beyond it
+    const double rise = allLeft ? r.times.back() / r.times[best] : 0.0;
+    r.check("time at " + formatValue(speeds.back(), 1, "m/s") + " over the minimum", formatValue(rise, 2),
+            ">= " + formatValue(kRise, 2), allLeft && rise >= kRise);
+    r.wall_seconds = clock.seconds();
+    return r;
+}
+
+}  // namespace ccrowd::validate

@@ -1,0 +1,251 @@
+/// @file test_model_social_force.cpp
+/// Social force operational model (Helbing, Farkas & Vicsek 2000;
+/// kernels/social_force.hpp), per backend: pair and wall forces against hand
+/// computations, a lone person's relaxation to the free speed on the tau
+/// scale, a head-on pair that passes without deep overlap, panic p = 1
+/// taking the neighbours' mean direction, bodies never in walls, the
+/// injury threshold (crushed persons become obstacles, off by default), bitwise
+/// determinism for 1 and 2 threads (the room-exit scene: test_model_room_exit.cpp).
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends.hpp"
+#include "ccrowd/config.hpp"
+#include "ccrowd/scene.hpp"
+#include "ccrowd/simulation.hpp"
+#include "kernels/social_force.hpp"
+#include "test_crowd.hpp"
+
+namespace ccrowd::test {
+namespace {
+
+using sim::SocialForceParams;
+
+/// An open or walled floor with the model's per-field tables.
+struct SfWorld {
+    GridInfo g;
+    Field<std::uint8_t> blocked, nearWall;
+    Array<float> radiusOf, panicOf;
+    SocialForceParams p;
+    sim::AgentSortBuffers sort;
+    sim::SocialForceWorkspace ws;
+    int reach = 1;
+
+    SfWorld(int nx, int ny, float h, std::vector<float> radii = {0.2f}, std::vector<float> panics = {0.f})
+        : blocked(nx, ny, 0) {
+        g.nx = nx; g.ny = ny; g.h = h; g.ox = -1.f; g.oy = 2.f;
+        radiusOf.vector() = std::move(radii);
+        panicOf.vector() = std::move(panics);
+    }
+    /// Blocks the outer ring of cells (a walled room).
+    void wallRing() {
+        for (int j = 0; j < g.ny; ++j)
+            for (int i = 0; i < g.nx; ++i)
+                if (i == 0 || j == 0 || i == g.nx - 1 || j == g.ny - 1) blocked(i, j) = 1;
+    }
+    bool anyPanic() const {
+        return std::any_of(panicOf.vector().begin(), panicOf.vector().end(), [](float v) { return v > 0.f; });
+    }
+    /// @p steps steps of @p dt on @p ex.
+    void run(const Exec& ex, TestCrowd& c, int steps, float dt = 0.05f) {
+        reach = sim::wallReachCells(0.2f, p, g.h);
+        sim::markNearWalls(blocked, reach, nearWall);
+        if (ex.backend == Backend::Cuda) { blocked.upload(); nearWall.upload(); radiusOf.upload(); panicOf.upload(); }
+        const sim::WallReach walls{nearWall.view(ex), reach};
+        for (int s = 0; s < steps; ++s)
+            sim::socialForce(ex, c.views(ex), g, blocked.view(ex), walls, p, radiusOf.view(ex), panicOf.view(ex),
+                             anyPanic(), 0.2f, dt, sort, ws);
+        c.fetch(ex);
+    }
+};
+
+TEST(SocialForceMaths, PairForceMatchesHandComputation) {
+    const SocialForceParams p;  // A 2000 N, B 0.08 m, k 1.2e5, kappa 2.4e5
+    // in contact: d = 0.5 m, r_ij = 0.6 m (overlap 0.1 m), j slides past at 1 m/s along t_ij = (0, 1)
+    const sim::PairForce c = sim::socialPairForce(p, 0.5f, 0.f, 0.6f, 0.f, 1.f);
+    const double radial = 2000.0 * std::exp(0.1 / 0.08) + 1.2e5 * 0.1;  // 6980.69 + 12000 N
+    EXPECT_NEAR(c.fx, radial, 1e-3 * radial);
+    EXPECT_NEAR(c.fy, 2.4e5 * 0.1 * 1.0, 24.0);  // kappa g dv^t = 24000 N
+    EXPECT_NEAR(c.radial, radial, 1e-3 * radial);
+    // apart: d = 1 m, r_ij = 0.6 m, along (0.6, 0.8): only A exp(-0.4/0.08) = 13.48 N along n_ij
+    const sim::PairForce a = sim::socialPairForce(p, 0.6f, 0.8f, 0.6f, 3.f, -2.f);
+    const double psych = 2000.0 * std::exp(-0.4 / 0.08);
+    EXPECT_NEAR(a.fx, 0.6 * psych, 1e-3);
+    EXPECT_NEAR(a.fy, 0.8 * psych, 1e-3);
+    // Newton's third law: j's force is the opposite
+    const sim::PairForce cj = sim::socialPairForce(p, -0.5f, 0.f, 0.6f, 0.f, -1.f);
+    EXPECT_NEAR(cj.fx, -c.fx, 1e-2f);
+    EXPECT_NEAR(cj.fy, -c.fy, 1e-2f);
+}
+
+TEST(SocialForceMaths, WallForceMatchesHandComputation) {
+    const SocialForceParams p;
+    // centre 0.15 m from the wall point below it, radius 0.2 m, walking along the wall at 1 m/s
+    const sim::PairForce f = sim::socialWallForce(p, 0.f, 0.15f, 0.2f, 1.f, 0.f);
+    // n_iw = (0, 1), t_iw = (-1, 0): radial A e^(0.05/0.08) + k 0.05; friction -kappa 0.05 (v.t) t = (-12000, 0)
+    const double radial = 2000.0 * std::exp(0.05 / 0.08) + 1.2e5 * 0.05;
+    EXPECT_NEAR(f.fy, radial, 1e-3 * radial);
+    EXPECT_NEAR(f.fx, -2.4e5 * 0.05 * 1.0, 12.0);
+}
+
+TEST(SocialForceMaths, PanicDirectionMixesWithTheNeighboursMean) {
+    float ex = 1.f, ey = 0.f;
+    sim::panicDirection(1.f, 0.f, 3.f, 3, ex, ey);  // three neighbours heading +y
+    EXPECT_NEAR(ex, 0.f, 1e-6f);
+    EXPECT_NEAR(ey, 1.f, 1e-6f);
+    ex = 1.f; ey = 0.f;
+    sim::panicDirection(0.5f, 0.f, 2.f, 2, ex, ey);  // Norm[(0.5, 0.5)]
+    EXPECT_NEAR(ex, std::sqrt(0.5f), 1e-6f);
+    EXPECT_NEAR(ey, std::sqrt(0.5f), 1e-6f);
+    ex = 1.f; ey = 0.f;
+    sim::panicDirection(0.f, 0.f, 2.f, 2, ex, ey);  // p = 0: individual
+    EXPECT_EQ(ex, 1.f);
+    EXPECT_EQ(ey, 0.f);
+}
+
+TEST(SocialForceMaths, SubstepFollowsTheStiffness) {
+    SocialForceParams p;
+    EXPECT_NEAR(sim::socialForceMaxSubstep(p), 0.2f * std::sqrt(80.f / 1.2e5f), 1e-6f);  // 5.16 ms
+    p.k = 4.8e5f;  // 4x stiffer: half the sub-step
+    EXPECT_NEAR(sim::socialForceMaxSubstep(p), 0.1f * std::sqrt(80.f / 1.2e5f), 1e-6f);
+}
+
+class SocialForceStage : public ::testing::TestWithParam<Exec> {};
+
+TEST_P(SocialForceStage, LoneAgentReachesItsFreeSpeedOnTheTauScale) {
+    SfWorld w(80, 40, 0.25f);  // 20 m x 10 m, open
+    TestCrowd c;
+    c.add(1.f, 7.f, 0.f, 0.f, 1.2f, 0.f, 1.2f);
+    // after tau the speed is v0 (1 - 1/e) (eq. 1 with no other force); after 5 tau within 1% of v0
+    w.run(GetParam(), c, 10);  // 0.5 s = tau
+    EXPECT_NEAR(c.vx[0], 1.2f * (1.f - std::exp(-1.f)), 0.02f);
+    EXPECT_NEAR(c.vy[0], 0.f, 1e-6f);
+    w.run(GetParam(), c, 40);  // 2.5 s = 5 tau
+    EXPECT_GT(c.vx[0], 0.99f * 1.2f);
+    EXPECT_LE(c.vx[0], 1.2f + 1e-4f);
+}
+
+TEST_P(SocialForceStage, HeadOnPairPassesWithoutDeepOverlap) {
+    SfWorld w(80, 40, 0.25f);  // x in [-1, 19], y in [2, 12]
+    TestCrowd c;
+    c.add(2.f, 7.05f, 0.f, 0.f, 1.34f, 0.f, 1.34f);
+    c.add(14.f, 6.95f, 0.f, 0.f, -1.34f, 0.f, 1.34f);
+    float closest = INFINITY;
+    for (int s = 0; s < 240; ++s) {  // 12 s
+        w.run(GetParam(), c, 1);
+        closest = std::min(closest, std::hypot(c.x[0] - c.x[1], c.y[0] - c.y[1]));
+    }
+    // bodies (r_ij = 0.4 m) overlap by less than 2 cm, and they have passed each other
+    EXPECT_GT(closest, 0.4f - 0.02f);
+    EXPECT_GT(c.x[0], 12.f);
+    EXPECT_LT(c.x[1], 4.f);
+}
+
+TEST_P(SocialForceStage, PanicOneTakesTheNeighboursMeanDirection) {
+    for (float panic : {0.f, 1.f}) {
+        // field 0: the person in the middle (panic p); field 1: four neighbours heading north
+        SfWorld w(40, 40, 0.25f, {0.2f, 0.2f}, {panic, 0.f});
+        TestCrowd c;
+        c.add(4.f, 7.f, 0.f, 0.f, 1.f, 0.f, 1.34f, 0);
+        const float off[4][2] = {{0.9f, 0.f}, {-0.9f, 0.f}, {0.f, 0.9f}, {0.f, -0.9f}};
+        for (const auto& o : off) c.add(4.f + o[0], 7.f + o[1], 0.f, 1.f, 0.f, 1.f, 1.34f, 1);
+        w.run(GetParam(), c, 1);
+        if (panic == 1.f) {
+            // heads with the neighbours: north, not east as its own preference says
+            EXPECT_GT(c.vy[0], 0.05f);
+            EXPECT_NEAR(c.vx[0], 0.f, 0.01f);
+        } else {
+            EXPECT_GT(c.vx[0], 0.05f);
+            EXPECT_NEAR(c.vy[0], 0.f, 0.01f);
+        }
+    }
+}
+
+/// Distance from (x, y) to the nearest blocked cell of @p w. [Units: m]
+float wallDistance(const SfWorld& w, float x, float y) {
+    float best = INFINITY;
+    for (int j = 0; j < w.g.ny; ++j)
+        for (int i = 0; i < w.g.nx; ++i) {
+            if (!w.blocked(i, j)) continue;
+            float qx, qy;
+            best = std::min(best, sim::distanceToCell(w.g, i, j, x, y, qx, qy));
+        }
+    return best;
+}
+
+TEST_P(SocialForceStage, BodiesNeverEnterWalls) {
+    // 40 people in a walled 5 m x 5 m room, all pressing east into the wall at 3 m/s
+    SfWorld w(20, 20, 0.25f);
+    w.wallRing();
+    TestCrowd c;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(0.f, 1.f);
+    for (int k = 0; k < 40; ++k) c.add(w.g.ox + 0.6f + 3.8f * u(rng), w.g.oy + 0.6f + 3.8f * u(rng), 0.f, 0.f, 3.f, 0.f, 3.f);
+    for (int s = 0; s < 100; ++s) {
+        w.run(GetParam(), c, 1);
+        for (int k = 0; k < c.size(); ++k)
+            ASSERT_GE(wallDistance(w, c.x[k], c.y[k]), 0.2f - 1e-3f) << "agent " << k << " step " << s;
+    }
+}
+
+TEST_P(SocialForceStage, CrushedPersonsBecomeObstaclesOnlyAboveTheInjuryThreshold) {
+    for (float threshold : {0.f, 1600.f}) {
+        SfWorld w(40, 40, 0.25f);
+        w.p.injury_threshold = threshold;
+        TestCrowd c;
+        // a pair overlapping by 0.1 m: k g = 12000 N over 2 pi 0.2 m = 9549 N/m > 1600 N/m; a third far away
+        c.add(4.f, 7.f, 0.f, 0.f, 0.f, 0.f, 1.34f);
+        c.add(4.3f, 7.f, 0.f, 0.f, 0.f, 0.f, 1.34f);
+        c.add(7.f, 9.f, 0.f, 0.f, 1.f, 0.f, 1.34f);
+        w.run(GetParam(), c, 5);
+        if (threshold > 0.f) {
+            // both injured: free speed 0, still where they were
+            for (int k = 0; k < 2; ++k) {
+                EXPECT_EQ(c.vmax[k], 0.f) << k;
+                EXPECT_EQ(c.vx[k], 0.f) << k;
+            }
+            EXPECT_EQ(c.x[0], 4.f);
+            EXPECT_EQ(c.x[1], 4.3f);
+        } else {
+            // off: the body force pushes them apart
+            EXPECT_GT(c.x[1] - c.x[0], 0.4f);
+            EXPECT_EQ(c.vmax[0], 1.34f);
+        }
+        // the lone walker is never injured
+        EXPECT_EQ(c.vmax[2], 1.34f);
+        EXPECT_GT(c.x[2], 7.f);
+    }
+}
+
+TEST(SocialForceStageThreads, OneAndTwoThreadsGiveIdenticalResults) {
+    std::vector<TestCrowd> out;
+    for (int threads : {1, 2}) {
+        SfWorld w(40, 40, 0.25f);
+        w.wallRing();
+        TestCrowd c;
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<float> u(0.f, 1.f);
+        for (int k = 0; k < 150; ++k)
+            c.add(w.g.ox + 0.5f + 9.f * u(rng), w.g.oy + 0.5f + 9.f * u(rng), 0.f, 0.f, 1.3f * u(rng) - 0.6f,
+                  1.3f * u(rng) - 0.6f, 1.34f);
+        w.run(Exec{Backend::Cpu, threads}, c, 20);
+        out.push_back(c);
+    }
+    for (int k = 0; k < out[0].size(); ++k) {
+        EXPECT_EQ(std::memcmp(&out[0].x[k], &out[1].x[k], sizeof(float)), 0) << k;
+        EXPECT_EQ(std::memcmp(&out[0].y[k], &out[1].y[k], sizeof(float)), 0) << k;
+        EXPECT_EQ(std::memcmp(&out[0].vx[k], &out[1].vx[k], sizeof(float)), 0) << k;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(PerBackend, SocialForceStage, ::testing::ValuesIn(testExecs()), ExecParamName());
+
+}  // namespace
+}  // namespace ccrowd::test

@@ -1,0 +1,120 @@
+/// @file test_model_zones.cpp
+/// Zone-repulsion operational model (seed 000 §4.6.3; kernels/zones.hpp),
+/// per backend: the strength at every zone boundary and mid-zone against the
+/// seed's precomputed slopes, a pair's velocities against hand computation
+/// at each boundary, the free-speed clamp, and bitwise determinism for 1
+/// and 2 threads.
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends.hpp"
+#include "kernels/zones.hpp"
+#include "test_crowd.hpp"
+
+namespace ccrowd::test {
+namespace {
+
+using sim::ZonesParams;
+
+TEST(ZonesMaths, StrengthMatchesTheSeedAtEachZoneBoundary) {
+    const ZonesParams z;  // d 0.25 / 2 / 4.5 m, f 3 / 1 / 0.1 m/s
+    EXPECT_FLOAT_EQ(sim::zoneStrength(z, 0.f), 3.f);
+    EXPECT_FLOAT_EQ(sim::zoneStrength(z, 0.25f), 1.f);
+    EXPECT_FLOAT_EQ(sim::zoneStrength(z, 2.f), 0.1f);
+    EXPECT_NEAR(sim::zoneStrength(z, 4.5f), 0.f, 1e-7f);
+    EXPECT_EQ(sim::zoneStrength(z, 4.51f), 0.f);
+    // inside each zone: the seed's lines m d + t (eqs. 4.12-4.13)
+    const float m[3] = {-8.f, -0.514286f, -0.04f}, t[3] = {3.f, 1.12857f, 0.18f};
+    const float d[3] = {0.1f, 1.f, 3.f};
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(sim::zoneStrength(z, d[k]), m[k] * d[k] + t[k], 2e-5f) << d[k];
+}
+
+/// A 20 m x 10 m open floor.
+GridInfo openFloor() {
+    GridInfo g;
+    g.nx = 80; g.ny = 40; g.h = 0.25f; g.ox = 0.f; g.oy = 0.f;
+    return g;
+}
+
+class ZonesStage : public ::testing::TestWithParam<Exec> {};
+
+TEST_P(ZonesStage, PairVelocityMatchesHandComputationAtEachBoundary) {
+    ZonesParams z;
+    z.push_cap = 100.f;  // the seed's repulsion alone
+    // distances at the boundaries (and coincident), expected repulsion speed
+    const float dist[4] = {0.25f, 2.f, 3.25f, 4.5f}, speed[4] = {1.f, 0.1f, 0.05f, 0.f};
+    for (int k = 0; k < 4; ++k) {
+        TestCrowd c;
+        // i walks east at 0.5 m/s; j, dist[k] east of i, north; free speeds high enough not to clamp
+        c.add(5.f, 5.f, 0.f, 0.f, 0.5f, 0.f, 9.f);
+        c.add(5.f + dist[k], 5.f, 0.f, 0.f, 0.f, 0.5f, 9.f);
+        sim::AgentSortBuffers sort;
+        sim::NeighbourGridBuffers ws;
+        sim::zonesVelocity(GetParam(), c.views(GetParam()), openFloor(), z, sort, ws);
+        c.fetch(GetParam());
+        EXPECT_NEAR(c.vx[0], 0.5f - speed[k], 1e-5f) << dist[k];
+        EXPECT_NEAR(c.vx[1], speed[k], 1e-5f) << dist[k];
+        EXPECT_EQ(c.vy[0], 0.f);
+        EXPECT_EQ(c.vy[1], 0.5f);
+    }
+}
+
+TEST_P(ZonesStage, RepulsionIsCappedAtPushCapTimesThePreferredSpeed) {
+    TestCrowd c;
+    // j 0.1 m ahead of i: strength 3 - 8 * 0.1 = 2.2 m/s, capped at 0.75 * 0.4 m/s
+    c.add(5.f, 5.f, 0.f, 0.f, 0.4f, 0.f, 9.f);
+    c.add(5.1f, 5.f, 0.f, 0.f, 0.f, 2.f, 9.f);
+    sim::AgentSortBuffers sort;
+    sim::NeighbourGridBuffers ws;
+    sim::zonesVelocity(GetParam(), c.views(GetParam()), openFloor(), ZonesParams{}, sort, ws);
+    c.fetch(GetParam());
+    EXPECT_NEAR(c.vx[0], 0.4f - 0.3f, 1e-5f);
+    EXPECT_NEAR(c.vx[1], 1.5f, 1e-5f);  // j walks north at 2 m/s: its cap is 0.75 * 2 = 1.5 m/s < 2.2
+    EXPECT_NEAR(c.vy[1], 2.f, 1e-5f);
+}
+
+TEST_P(ZonesStage, CoincidentPairPushesApartAtF1AndClampsToTheFreeSpeed) {
+    TestCrowd c;
+    // a tiny preferred velocity: the repulsion dominates (push cap raised)
+    c.add(5.f, 5.f, 0.f, 0.f, 0.f, 1e-3f, 9.f);
+    c.add(5.f, 5.f, 0.f, 0.f, 0.f, 1e-3f, 1.f);  // free speed 1 m/s < f1
+    sim::AgentSortBuffers sort;
+    sim::NeighbourGridBuffers ws;
+    ZonesParams z;
+    z.push_cap = 1e4f;
+    sim::zonesVelocity(GetParam(), c.views(GetParam()), openFloor(), z, sort, ws);
+    c.fetch(GetParam());
+    EXPECT_NEAR(std::hypot(c.vx[0], c.vy[0] - 1e-3f), 3.f, 1e-4f);
+    EXPECT_NEAR(std::hypot(c.vx[1], c.vy[1]), 1.f, 1e-5f);
+    // opposite directions
+    EXPECT_LT(c.vx[0] * c.vx[1] + c.vy[0] * c.vy[1], 0.f);
+}
+
+TEST(ZonesStageThreads, OneAndTwoThreadsGiveIdenticalResults) {
+    std::vector<TestCrowd> out;
+    for (int threads : {1, 2}) {
+        TestCrowd c;
+        std::mt19937 rng(11);
+        std::uniform_real_distribution<float> u(0.f, 1.f);
+        for (int k = 0; k < 300; ++k) c.add(20.f * u(rng), 10.f * u(rng), 0.f, 0.f, u(rng) - 0.5f, u(rng) - 0.5f, 1.5f);
+        sim::AgentSortBuffers sort;
+        sim::NeighbourGridBuffers ws;
+        const Exec ex{Backend::Cpu, threads};
+        sim::zonesVelocity(ex, c.views(ex), openFloor(), ZonesParams{}, sort, ws);
+        out.push_back(c);
+    }
+    for (int k = 0; k < out[0].size(); ++k) {
+        EXPECT_EQ(std::memcmp(&out[0].vx[k], &out[1].vx[k], sizeof(float)), 0) << k;
+        EXPECT_EQ(std::memcmp(&out[0].vy[k], &out[1].vy[k], sizeof(float)), 0) << k;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(PerBackend, ZonesStage, ::testing::ValuesIn(testExecs()), ExecParamName());
+
+}  // namespace
+}  // namespace ccrowd::test
