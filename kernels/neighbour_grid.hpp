@@ -13,6 +13,8 @@
 /// order: deterministic, no atomics. Built by buildNeighbourGrid
 /// (neighbour_grid.cu). Host+device.
 
+#include <math.h>
+
 #include "ccrowd/field.hpp"
 #include "ccrowd/hd.hpp"
 #include "stages.hpp"
@@ -63,7 +65,42 @@ struct NeighbourView {
         b = first[s.key(c0, r)];
         e = first[s.key(c1, r) + 1];
     }
+
+    /// Calls f(o) for every agent o other than @p k in the (2 span + 1)^2
+    /// cells around (x, y) [m], in sorted slot order (the same order for
+    /// any thread count: deterministic sums).
+    template <class F>
+    CC_HD void forEachNeighbour(int k, float x, float y, F&& f) const {
+        const int ci = s.column(x), cj = s.row(y);
+        for (int r = cj - s.span; r <= cj + s.span; ++r) {
+            int b, e;
+            rowSlots(ci, r, b, e);
+            for (int q = b; q < e; ++q) {
+                const int o = order[q];
+                if (o != k) f(o);
+            }
+        }
+    }
 };
+
+/// Unit direction for two coincident agents lo < hi: a fixed angle per pair
+/// (integer hash), so the pair separates the same way on every run.
+CC_HD inline void coincidentDirection(int lo, int hi, float& ux, float& uy) {
+    unsigned hsh = static_cast<unsigned>(lo) * 2654435761u ^ (static_cast<unsigned>(hi) + 0x9e3779b9u) * 2246822519u;
+    hsh ^= hsh >> 15;
+    const float theta = static_cast<float>(hsh >> 8) * (6.28318531f / 16777216.f);
+    ux = cosf(theta);
+    uy = sinf(theta);
+}
+
+/// Unit vector from agent o to agent k for their offset (dx, dy) at
+/// distance @p d [m]; when d <= @p tiny [m] (coincident), the pair's fixed
+/// direction (coincidentDirection, opposite for the other agent).
+CC_HD inline void pairDirection(int k, int o, float dx, float dy, float d, float tiny, float& ux, float& uy) {
+    if (d > tiny) { ux = dx / d; uy = dy / d; return; }
+    coincidentDirection(k < o ? k : o, k < o ? o : k, ux, uy);
+    if (k > o) { ux = -ux; uy = -uy; }
+}
 
 /// Fills first[k] = q for the keys k in (key[q-1], key[q]] (slot 0 from key
 /// 0; slot n up to the last key), so first[k] is the first slot with a key

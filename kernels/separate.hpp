@@ -51,16 +51,6 @@ CC_HD inline void escapeBlocked(const GridInfo& g, View2<const std::uint8_t> blo
     y = by;
 }
 
-/// Unit direction for two coincident agents lo < hi: a fixed angle per pair
-/// (integer hash), so the pair separates the same way on every run.
-CC_HD inline void coincidentDirection(int lo, int hi, float& ux, float& uy) {
-    unsigned hsh = static_cast<unsigned>(lo) * 2654435761u ^ (static_cast<unsigned>(hi) + 0x9e3779b9u) * 2246822519u;
-    hsh ^= hsh >> 15;
-    const float theta = static_cast<float>(hsh >> 8) * (6.28318531f / 16777216.f);
-    ux = cosf(theta);
-    uy = sinf(theta);
-}
-
 /// One Jacobi pass for agent k (DESIGN.md §5): for every neighbour closer
 /// than d_min (3x3 neighbour cells, old positions), a push of half the
 /// overlap along the line between them (coincident agents: a fixed direction
@@ -79,31 +69,20 @@ struct SeparatePushKernel {
 
     CC_HD void operator()(int k) const {
         float xi = x[k], yi = y[k];
-        const int ci = nb.s.column(xi), cj = nb.s.row(yi);
         float px = 0.f, py = 0.f;
-        // neighbours in the 3x3 cells: per row one contiguous key range, in sorted (deterministic) order
-        for (int r = cj - nb.s.span; r <= cj + nb.s.span; ++r) {
-            int b, e;
-            nb.rowSlots(ci, r, b, e);
-            for (int q = b; q < e; ++q) {
-                const int o = nb.order[q];
-                if (o == k) continue;
-                const float dx = xi - x[o], dy = yi - y[o];
-                const float d2 = dx * dx + dy * dy;
-                if (!(d2 < dMin * dMin)) continue;
-                // half the overlap along the line (a fixed pair direction when coincident)
-                const float d = sqrtf(d2);
-                float ux, uy;
-                if (d > 1e-6f * dMin) { ux = dx / d; uy = dy / d; }
-                else {
-                    coincidentDirection(k < o ? k : o, k < o ? o : k, ux, uy);
-                    if (k > o) { ux = -ux; uy = -uy; }
-                }
-                const float push = 0.5f * (dMin - d);
-                px += push * ux;
-                py += push * uy;
-            }
-        }
+        // neighbours in the 3x3 cells, in sorted (deterministic) order
+        nb.forEachNeighbour(k, xi, yi, [&](int o) {
+            const float dx = xi - x[o], dy = yi - y[o];
+            const float d2 = dx * dx + dy * dy;
+            if (!(d2 < dMin * dMin)) return;
+            // half the overlap along the line (a fixed pair direction when coincident)
+            const float d = sqrtf(d2);
+            float ux, uy;
+            pairDirection(k, o, dx, dy, d, 1e-6f * dMin, ux, uy);
+            const float push = 0.5f * (dMin - d);
+            px += push * ux;
+            py += push * uy;
+        });
         // out of walls, then the push without entering a blocked cell
         escapeBlocked(g, blocked, xi, yi);
         const ConfinedMove m = moveConfined(g, blocked, xi, yi, px, py);

@@ -197,35 +197,26 @@ struct SocialForceStepKernel {
         int count = 0;
         const float pr2 = p.panic_radius * p.panic_radius;
         // pair forces (eq. 2) and the neighbours' directions, (2 span + 1)^2 cells in sorted order
-        const int ci = nb.s.column(xi), cj = nb.s.row(yi);
-        for (int r = cj - nb.s.span; r <= cj + nb.s.span; ++r) {
-            int b, e;
-            nb.rowSlots(ci, r, b, e);
-            for (int q = b; q < e; ++q) {
-                const int o = nb.order[q];
-                if (o == k) continue;
-                const float dx = xi - x[o], dy = yi - y[o];
-                const float d2 = dx * dx + dy * dy;
-                // cheap rejection before reading the partner's radius
-                if (!(d2 < maxReach * maxReach) && !(panic > 0.f && d2 < pr2)) continue;
-                if (panic > 0.f && d2 < pr2) {
-                    const float s = sqrtf(vx[o] * vx[o] + vy[o] * vy[o]);
-                    if (s > 1e-3f) { sx += vx[o] / s; sy += vy[o] / s; ++count; }
-                }
-                const float rij = ri + radiusOf[field[o]];
-                const float reach = rij + p.range;
-                if (!(d2 < reach * reach)) continue;
-                float ux = 1.f, uy = 0.f;
-                if (d2 < 1e-12f) {
-                    coincidentDirection(k < o ? k : o, k < o ? o : k, ux, uy);
-                    if (k > o) { ux = -ux; uy = -uy; }
-                }
-                const PairForce f = socialPairForce(p, dx, dy, rij, vx[o] - vxi, vy[o] - vyi, ux, uy);
-                fx += f.fx;
-                fy += f.fy;
-                if (d2 < rij * rij) compression += p.k * (rij - sqrtf(d2));
+        nb.forEachNeighbour(k, xi, yi, [&](int o) {
+            const float dx = xi - x[o], dy = yi - y[o];
+            const float d2 = dx * dx + dy * dy;
+            // cheap rejection before reading the partner's radius
+            if (!(d2 < maxReach * maxReach) && !(panic > 0.f && d2 < pr2)) return;
+            if (panic > 0.f && d2 < pr2) {
+                const float s = sqrtf(vx[o] * vx[o] + vy[o] * vy[o]);
+                if (s > 1e-3f) { sx += vx[o] / s; sy += vy[o] / s; ++count; }
             }
-        }
+            const float rij = ri + radiusOf[field[o]];
+            const float reach = rij + p.range;
+            if (!(d2 < reach * reach)) return;
+            // the pair's fixed direction, used by socialPairForce when coincident
+            float ux = 1.f, uy = 0.f;
+            if (d2 < 1e-12f) pairDirection(k, o, dx, dy, 0.f, 1.f, ux, uy);
+            const PairForce f = socialPairForce(p, dx, dy, rij, vx[o] - vxi, vy[o] - vyi, ux, uy);
+            fx += f.fx;
+            fy += f.fy;
+            if (d2 < rij * rij) compression += p.k * (rij - sqrtf(d2));
+        });
         // desired direction e_i and speed v0_i from the continuum; herding (panic p)
         const float v0 = sqrtf(px[k] * px[k] + py[k] * py[k]);
         float ex = v0 > 0.f ? px[k] / v0 : 0.f, ey = v0 > 0.f ? py[k] / v0 : 0.f;

@@ -61,30 +61,19 @@ struct ZonesVelocityKernel {
     CC_HD void operator()(int k) const {
         const float xi = a.x[k], yi = a.y[k];
         float rx = 0.f, ry = 0.f;
-        const int ci = nb.s.column(xi), cj = nb.s.row(yi);
-        for (int r = cj - nb.s.span; r <= cj + nb.s.span; ++r) {
-            int b, e;
-            nb.rowSlots(ci, r, b, e);
-            for (int q = b; q < e; ++q) {
-                const int o = nb.order[q];
-                if (o == k) continue;
-                const float dx = xi - a.x[o], dy = yi - a.y[o];
-                const float d2 = dx * dx + dy * dy;
-                if (!(d2 <= z.d3 * z.d3)) continue;
-                // direction from j to i (eqs. 4.10-4.11; coincident: a fixed direction per pair)
-                const float d = sqrtf(d2);
-                float ux, uy;
-                if (d > 1e-6f) { ux = dx / d; uy = dy / d; }
-                else {
-                    coincidentDirection(k < o ? k : o, k < o ? o : k, ux, uy);
-                    if (k > o) { ux = -ux; uy = -uy; }
-                }
-                // strength by zone (listing 4.8), summed (listing 4.7)
-                const float s = zoneStrength(z, d);
-                rx += s * ux;
-                ry += s * uy;
-            }
-        }
+        nb.forEachNeighbour(k, xi, yi, [&](int o) {
+            const float dx = xi - a.x[o], dy = yi - a.y[o];
+            const float d2 = dx * dx + dy * dy;
+            if (!(d2 <= z.d3 * z.d3)) return;
+            // direction from j to i (eqs. 4.10-4.11; coincident: a fixed direction per pair)
+            const float d = sqrtf(d2);
+            float ux, uy;
+            pairDirection(k, o, dx, dy, d, 1e-6f, ux, uy);
+            // strength by zone (listing 4.8), summed (listing 4.7)
+            const float s = zoneStrength(z, d);
+            rx += s * ux;
+            ry += s * uy;
+        });
         // the repulsion capped at push_cap times the preferred speed
         const float pref = sqrtf(a.px[k] * a.px[k] + a.py[k] * a.py[k]);
         const float rs = sqrtf(rx * rx + ry * ry), cap = z.push_cap * pref;
