@@ -211,15 +211,14 @@ TEST(Validation, SocialForceEvacuationIsFastestAtAnInnerDesiredSpeedAndSlowerBey
 
 TEST(Validation, Seed003SingleGoalArrivesAndKeepsItsInvariants) {
     const validate::Seed003Result r = validate::seed003Scene(kExec, "seed003_single_goal");
-    std::printf("[ measured ] seed003_single_goal: %lld of %lld arrived by %.2f s, closest pair %.3f m, UIC residual %.2g\n",
-                r.exited, r.spawned, r.end_time, r.min_distance, r.max_residual);
+    std::printf("[ measured ] seed003_single_goal: %lld of %lld arrived by %.2f s, closest pair %.3f m\n", r.exited,
+                r.spawned, r.end_time, r.min_distance);
     EXPECT_GT(r.spawned, 0);
     EXPECT_EQ(r.exited, r.spawned);
     EXPECT_EQ(r.remaining, 0);
     EXPECT_EQ(r.count_errors, 0);
     EXPECT_EQ(r.blocked_hits, 0);
     EXPECT_GE(r.min_distance, 0.9f * r.d_min);
-    EXPECT_LE(r.max_residual, 1e-3f * r.rho_limit);
     expectAllCriteriaPass(r);
 }
 

@@ -173,16 +173,11 @@ struct Seed003Result : CaseResult {
     float min_distance = 0.f;       ///< Smallest distance between two agents after any step (+inf with < 2 agents). [Units: m]
     long long blocked_hits = 0;     ///< Agent-steps in a blocked cell or outside the domain.
     long long count_errors = 0;     ///< Steps where present + exited != spawned.
-    float rho_limit = 0.f;          ///< The scene's UIC limit. [Units: persons/m^2]
-    /// Largest UIC residual after any step: the corrected (predicted)
-    /// density exceeds rho_limit by at most this. [Units: persons/m^2]
-    float max_residual = 0.f;
 };
 
 /// Runs scenes/<name>.json to the end. Criteria: every group reaches its
 /// goal; persons conserved every step; after the separation stage no two
-/// agents closer than 0.9 d_min; no agent in an obstacle; the UIC residual
-/// <= 1e-3 rho_limit (the corrected density <= rho_limit (1 + 1e-3)).
+/// agents closer than 0.9 d_min; no agent in an obstacle.
 Seed003Result seed003Scene(const Exec& ex, const std::string& name);
 
 // ---- social force: faster-is-slower ----------------------------------------
