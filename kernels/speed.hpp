@@ -186,7 +186,7 @@ CC_HD inline float faceSpeed(const SpeedParams& p, float rhoN, Vel2 flowN, float
     const float fv = maxf(fT * minf(1.f, 1.f + c), p.eps);
     // blend by density (Treuille eq. 10)
     const float a = rhoN >= p.rho_max ? 1.f : (rhoN - p.rho_min) / (p.rho_max - p.rho_min);
-    return minf(fT + a * (fv - fT), fT);
+    return fT + a * (fv - fT);
 }
 
 /// Per-cell speed functor: writes the four face speeds of cell (i, j).

@@ -13,6 +13,18 @@ void readF(const Node& n, const char* key, const Range& r, float& out) {
     if (n.has(key)) out = n.get(key, "").numberF(r);
 }
 
+/// Unless @p ok, fails at member @p hiKey (at @p loKey when @p hiKey is
+/// absent): "<hiKey> <relation> <loKey> (<loKey> lo, <hiKey> hi)", naming
+/// the allowed order.
+void requireOrder(const Node& n, bool ok, const char* loKey, float lo, const char* hiKey, float hi,
+                  const char* relation, const std::string& allowed) {
+    if (ok) return;
+    (n.has(hiKey) ? n.get(hiKey, "") : n.get(loKey, ""))
+        .fail(std::string(hiKey) + " " + relation + " " + loKey + " (" + loKey + " " + formatNumber(lo) + ", " + hiKey +
+                  " " + formatNumber(hi) + ")",
+              allowed);
+}
+
 /// "social_force": {...} (Helbing 2000's parameters).
 SocialForceSpec parseSocialForce(const Node& n) {
     n.object({"A", "B", "k", "kappa", "tau", "mass", "range", "panic", "panic_radius", "max_speed", "injury_threshold"});
@@ -43,10 +55,10 @@ ZonesSpec parseZones(const Node& n) {
     readF(n, "f3", closed(0, 10, "m/s"), z.f3);
     readF(n, "push_cap", closed(0, 10), z.push_cap);
     // the zones nest and the strengths fall outward (seed 000 eqs. 4.4-4.5)
-    if (!(z.d1 < z.d2)) (n.has("d2") ? n.get("d2", "") : n.get("d1", "")).fail("d2 must exceed d1 (d1 " + formatNumber(z.d1) + ", d2 " + formatNumber(z.d2) + ")", "0 < d1 < d2 < d3 [m]");
-    if (!(z.d2 < z.d3)) (n.has("d3") ? n.get("d3", "") : n.get("d2", "")).fail("d3 must exceed d2 (d2 " + formatNumber(z.d2) + ", d3 " + formatNumber(z.d3) + ")", "0 < d1 < d2 < d3 [m]");
-    if (!(z.f1 >= z.f2)) (n.has("f2") ? n.get("f2", "") : n.get("f1", "")).fail("f2 must not exceed f1 (f1 " + formatNumber(z.f1) + ", f2 " + formatNumber(z.f2) + ")", "f1 >= f2 >= f3 >= 0 [m/s]");
-    if (!(z.f2 >= z.f3)) (n.has("f3") ? n.get("f3", "") : n.get("f2", "")).fail("f3 must not exceed f2 (f2 " + formatNumber(z.f2) + ", f3 " + formatNumber(z.f3) + ")", "f1 >= f2 >= f3 >= 0 [m/s]");
+    requireOrder(n, z.d1 < z.d2, "d1", z.d1, "d2", z.d2, "must exceed", "0 < d1 < d2 < d3 [m]");
+    requireOrder(n, z.d2 < z.d3, "d2", z.d2, "d3", z.d3, "must exceed", "0 < d1 < d2 < d3 [m]");
+    requireOrder(n, z.f1 >= z.f2, "f1", z.f1, "f2", z.f2, "must not exceed", "f1 >= f2 >= f3 >= 0 [m/s]");
+    requireOrder(n, z.f2 >= z.f3, "f2", z.f2, "f3", z.f3, "must not exceed", "f1 >= f2 >= f3 >= 0 [m/s]");
     return z;
 }
 
@@ -69,12 +81,8 @@ ModelParams parseModel(const Node& n) {
     // Speed field and fundamental diagram (Treuille 2006 §4.2; Weidmann 1993).
     readF(n, "rho_min", closed(0, 20, "1/m^2"), p.rho_min);
     readF(n, "rho_max", openClosed(0, 20, "1/m^2"), p.rho_max);
-    if (!(p.rho_max > p.rho_min)) {
-        (n.has("rho_max") ? n.get("rho_max", "") : n.get("rho_min", ""))
-            .fail("rho_max must exceed rho_min (rho_min " + formatNumber(p.rho_min) + ", rho_max " +
-                      formatNumber(p.rho_max) + ")",
-                  "rho_min < rho_max [1/m^2]");
-    }
+    requireOrder(n, p.rho_max > p.rho_min, "rho_min", p.rho_min, "rho_max", p.rho_max, "must exceed",
+                 "rho_min < rho_max [1/m^2]");
     readF(n, "perception_radius", closed(0, 100, "m"), p.perception_radius);  // speed field's density window
     readF(n, "rho_limit", openClosed(0, 20, "1/m^2"), p.rho_limit);
     readF(n, "v0", openClosed(0, 10, "m/s"), p.v0);
