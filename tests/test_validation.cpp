@@ -47,6 +47,7 @@
 #include "kernels/pressure.hpp"
 #include "kernels/speed.hpp"
 #include "kernels/stages.hpp"
+#include "sim/operational_model.hpp"
 #include "src/validate/cases.hpp"
 
 namespace ccrowd {
@@ -225,6 +226,40 @@ TEST_P(UicDensity, LocalDensityOfPositionsStaysAtOrBelowTheLimit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, UicDensity, ::testing::Values("bottleneck", "room_exit"));
+
+// ---- the operational models side by side -----------------------------------------------
+
+/// Every operational model other than uic walks RiMEA 1 and 6 and slows as
+/// the crowd densifies; the fundamental diagram and the door flow are
+/// measured per model, uic's taken from its own runs (issue 14, Deliver 2).
+TEST(Validation, EveryOperationalModelWalksRimeaOneAndSixAndSlowsWithDensity) {
+    const std::vector<double> densities{0.5, 3.0, 5.0};
+    const validate::FundamentalDiagramResult uicFd = validate::fundamentalDiagram(kExec, densities);
+    const validate::DoorFlowResult uicDoor = validate::roomExitFlow(kExec);
+    const std::vector<std::string> models = sim::operationalModelNames();
+    const validate::ModelsResult r = validate::compareModels(kExec, models, densities, uicFd, uicDoor);
+    ASSERT_EQ(r.models.size(), models.size());
+    EXPECT_EQ(r.models.front(), "uic");
+    ASSERT_EQ(r.fundamental.size(), models.size());
+    ASSERT_EQ(r.door.size(), models.size());
+    EXPECT_EQ(r.corridor.size(), models.size() - 1);
+    EXPECT_EQ(r.l_corner.size(), models.size() - 1);
+    for (std::size_t m = 1; m < r.models.size(); ++m) {
+        const std::vector<validate::FundamentalPoint>& pts = r.fundamental[m].points;
+        ASSERT_EQ(pts.size(), densities.size()) << r.models[m];
+        std::printf("[ measured ] %s: speed %.3f / %.3f / %.3f m/s at 0.5 / 3 / 5 persons/m^2; door %.2f persons/(m s); "
+                    "RiMEA 1 %.2f s\n",
+                    r.models[m].c_str(), pts[0].speed, pts[1].speed, pts[2].speed, r.door[m].specific,
+                    r.corridor[m - 1].crossing_time);
+        EXPECT_GT(pts[2].speed, 0.0) << r.models[m];
+        EXPECT_LT(pts[2].speed, 0.25 * pts[0].speed) << r.models[m];
+        EXPECT_GE(r.corridor[m - 1].crossing_time, 26.0) << r.models[m];
+        EXPECT_LE(r.corridor[m - 1].crossing_time, 34.0) << r.models[m];
+        EXPECT_EQ(r.l_corner[m - 1].exited, 20) << r.models[m];
+        EXPECT_EQ(r.door[m].exited, r.door[m].needed) << r.models[m];
+    }
+    expectAllCriteriaPass(r);
+}
 
 // ---- a seed-003 scene ------------------------------------------------------------------
 

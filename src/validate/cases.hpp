@@ -55,9 +55,10 @@ struct CorridorResult : CaseResult {
     std::vector<std::pair<double, double>> track;  ///< (time [s], x [m]) of the walker at the start and after every step.
 };
 
-/// Runs scenes/corridor.json on a grid of cell @p cell [m] until it ends.
+/// Runs scenes/corridor.json on a grid of cell @p cell [m] until it ends,
+/// under the operational model @p local ("": the scene's own).
 /// Criteria: one walker of free speed 1.33 m/s; crossing time 26-34 s.
-CorridorResult corridorCrossing(const Exec& ex, float cell);
+CorridorResult corridorCrossing(const Exec& ex, float cell, const std::string& local = "");
 
 // ---- RiMEA test 6 ----------------------------------------------------------
 
@@ -89,8 +90,9 @@ constexpr double kBodyTolerance = 1e-4;
 /// and its body (centre plus radius) clear of every wall: of the wall cells,
 /// the grid's edge and the L's inner corner (x < 10 m and y > 2 m) within
 /// kBodyTolerance. Criteria: 20 agents; no violation; no body overlap;
-/// someone turned; all 20 arrived and none remains.
-LCornerResult lCorner(const Exec& ex);
+/// someone turned; all 20 arrived and none remains. Under the operational
+/// model @p local ("": the scene's own).
+LCornerResult lCorner(const Exec& ex, const std::string& local = "");
 
 // ---- fundamental diagram ---------------------------------------------------
 
@@ -115,14 +117,17 @@ struct FundamentalDiagramResult : CaseResult {
 };
 
 /// Scene text of the density corridor: 60 m x 4 m, 0.25 m cells, its first
-/// 30 m (x in [2, 32]) filled at @p rho [persons/m^2] walking east at 1.34 m/s.
-std::string densityCorridorScene(double rho);
+/// 30 m (x in [2, 32]) filled at @p rho [persons/m^2] walking east at 1.34 m/s,
+/// under the operational model @p local ("": the default, uic).
+std::string densityCorridorScene(double rho, const std::string& local = "");
 
 /// Runs the density corridor for each of @p densities [persons/m^2] (each
 /// in 0.1..5) for 6 s. Criteria per density: the section is held within
 /// 15% of it (smallest and largest sample); mean speed > 0 and within 25%
 /// of Weidmann's; the fastest per-sample mean |v| and every vmax <= 1.34 m/s.
-FundamentalDiagramResult fundamentalDiagram(const Exec& ex, const std::vector<double>& densities);
+/// Under the operational model @p local ("": uic).
+FundamentalDiagramResult fundamentalDiagram(const Exec& ex, const std::vector<double>& densities,
+                                            const std::string& local = "");
 
 // ---- bottleneck flow -------------------------------------------------------
 
@@ -141,8 +146,9 @@ struct DoorFlowResult : CaseResult {
 };
 
 /// Runs scenes/room_exit.json (1 m door, 0.25 m grid). Criteria: 70% left
-/// within 300 s; specific flow 1.0-2.0 persons/(m s).
-DoorFlowResult roomExitFlow(const Exec& ex);
+/// within 300 s; specific flow 1.0-2.0 persons/(m s). Under the operational
+/// model @p local ("": the scene's own).
+DoorFlowResult roomExitFlow(const Exec& ex, const std::string& local = "");
 
 /// The width series.
 struct DoorSeriesResult : CaseResult {
@@ -230,6 +236,31 @@ struct UicDensityResult : CaseResult {
 /// kLocalDensityRadius, per m^2 of open floor) is <= rho_limit everywhere.
 UicDensityResult uicDensity(const Exec& ex, const std::string& name);
 
+// ---- operational models compared -------------------------------------------
+
+/// The operational models (model.local) side by side on the validation's
+/// experiments: RiMEA 1 and 6 as criteria, and the fundamental diagram and
+/// the room exit's door flow reported against the references (issue 14).
+struct ModelsResult : CaseResult {
+    std::vector<std::string> models;                    ///< Models compared, uic first.
+    std::vector<FundamentalDiagramResult> fundamental;  ///< Per model, 0.5-5 persons/m^2.
+    std::vector<DoorFlowResult> door;                   ///< Per model, scenes/room_exit.json.
+    std::vector<CorridorResult> corridor;               ///< Per model other than uic: RiMEA 1 (h = 0.25 m).
+    std::vector<LCornerResult> l_corner;                ///< Per model other than uic: RiMEA 6.
+};
+
+/// Runs every model of @p models other than "uic" through RiMEA 1 (0.25 m
+/// grid), RiMEA 6, the fundamental diagram at @p densities and the room
+/// exit; uic's own runs are @p uicFundamental and @p uicDoor. Criteria, per
+/// model other than uic: RiMEA 1's and RiMEA 6's (their preconditions
+/// too), and that the crowd slows as it densifies (mean speed > 0 at every
+/// density, and at the densest below a quarter of the speed at the
+/// sparsest: Weidmann gives 3%). The fundamental diagram against
+/// Weidmann's +-25% and the door's specific flow against 1.0-2.0 are
+/// reported per model, not counted.
+ModelsResult compareModels(const Exec& ex, const std::vector<std::string>& models, const std::vector<double>& densities,
+                           const FundamentalDiagramResult& uicFundamental, const DoorFlowResult& uicDoor);
+
 // ---- everything ------------------------------------------------------------
 
 /// Every case `ccrowd validate` runs.
@@ -242,6 +273,7 @@ struct ValidationResults {
     std::vector<UicDensityResult> uic;      ///< The UIC limit on bottleneck and room_exit.
     std::vector<Seed003Result> seed003;     ///< The three seed-003 scenes.
     FasterIsSlowerResult faster_is_slower;  ///< Social force, desired speeds 1..5 m/s.
+    ModelsResult models;                    ///< Every operational model on RiMEA 1, 6, the fundamental diagram and the door.
 
     /// Every case, in report order.
     std::vector<const CaseResult*> cases() const;

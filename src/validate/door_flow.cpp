@@ -60,10 +60,10 @@ void checkSpecific(DoorFlowResult& r, const std::string& door) {
 
 }  // namespace
 
-DoorFlowResult roomExitFlow(const Exec& ex) {
+DoorFlowResult roomExitFlow(const Exec& ex, const std::string& local) {
     const Stopwatch clock;
     DoorFlowResult r;
-    r.title = "Door flow (1 m door)";
+    r.title = std::string("Door flow (1 m door") + (local.empty() ? "" : ", " + local) + ")";
     r.description = "200 persons (2.5 /m^2) leave a 10 m x 10 m room through a 1 m door on a 0.25 m grid; the flow is "
                     "measured from the exit times between 10% and 70% evacuated.";
     r.source = "Specific flow through a 1 m door: handbooks ~1.3, Weidmann 1993 capacity 1.22, bottleneck experiments "
@@ -71,7 +71,9 @@ DoorFlowResult roomExitFlow(const Exec& ex) {
     const std::string path = bundledScene("room_exit");
     r.scenes.push_back(SceneUse{"room_exit", path, ""});
     r.width = 1.0;
-    Simulation sim(loadScene(path), ex);
+    Scene scene = loadScene(path);
+    if (!local.empty()) scene.params.local = local;
+    Simulation sim(std::move(scene), ex);
     // the door: the open cells of the east wall's first column (x = 10.1 m)
     const SceneGrid& g = sim.grid();
     int wallColumn = 0, row = 0;

@@ -26,8 +26,9 @@ constexpr int kSampleEvery = 10;          // steps between samples (0.5 s at dt 
 
 /// Samples the middle section of the density corridor every 0.5 s for t in
 /// [2, 6] s (after the start from rest, before the crowd's ends reach it).
-FundamentalPoint measure(const Exec& ex, double rho) {
-    Simulation sim(parseScene(densityCorridorScene(rho), "density_corridor"), ex);
+FundamentalPoint measure(const Exec& ex, double rho, const std::string& local) {
+    // the corridor under the operational model local ("": uic)
+    Simulation sim(parseScene(densityCorridorScene(rho, local), "density_corridor"), ex);
     const double area = (kSectionX1 - kSectionX0) * kCorridorWidth;
     FundamentalPoint m;
     m.target = rho;
@@ -72,21 +73,22 @@ double sfpeSpeed(double rho) {
     return std::clamp(1.40 * (1.0 - 0.266 * rho), 0.0, 0.85 * 1.40);
 }
 
-std::string densityCorridorScene(double rho) {
+std::string densityCorridorScene(double rho, const std::string& local) {
     std::ostringstream j;
     j << R"({"format": "ccrowd-scene", "version": 1, "name": "density_corridor",
       "domain": {"width": 60, "height": 4, "cell": 0.25},
       "goals": [{"name": "end", "areas": [{"rect": {"min": [59, 0], "max": [60, 4]}}]}],
       "groups": [{"name": "crowd", "spawn": [{"rect": {"min": [2, 0], "max": [32, 4]}}], "density": )"
       << rho << R"(, "speed": 1.34, "route": ["end"]}],
-      "model": {"seed": 3, "d_min": 0.4}})";
+      "model": {"seed": 3, "d_min": 0.4)" << (local.empty() ? "" : R"(, "local": ")" + local + "\"") << "}}";
     return j.str();
 }
 
-FundamentalDiagramResult fundamentalDiagram(const Exec& ex, const std::vector<double>& densities) {
+FundamentalDiagramResult fundamentalDiagram(const Exec& ex, const std::vector<double>& densities,
+                                            const std::string& local) {
     const Stopwatch clock;
     FundamentalDiagramResult r;
-    r.title = "Fundamental diagram";
+    r.title = std::string("Fundamental diagram") + (local.empty() ? "" : " (" + local + ")");
     r.description = "A 60 m x 4 m corridor whose first 30 m hold a crowd at a given density walking east (free speed "
                     "1.34 m/s); density and mean speed are sampled every 0.5 s for t in 2-6 s in the section x in 12-22 m. "
                     "d_min is the bodies' diameter, 0.4 m: at the default (0.46 m, hexagonal packing at rho_limit) "
@@ -95,9 +97,10 @@ FundamentalDiagramResult fundamentalDiagram(const Exec& ex, const std::vector<do
     r.source = "Weidmann 1993 (U. Weidmann, Transporttechnik der Fussgaenger, IVT ETH Zurich); reported beside it: "
                "SFPE Handbook (Nelson and Mowrer, emergency movement: v = 1.40 (1 - 0.266 rho) m/s)";
     for (double rho : densities) {
-        const FundamentalPoint m = measure(ex, rho);
+        const FundamentalPoint m = measure(ex, rho, local);
         r.points.push_back(m);
-        r.scenes.push_back(SceneUse{"density_corridor_rho" + formatValue(rho, 1), "", densityCorridorScene(rho)});
+        r.scenes.push_back(SceneUse{"density_corridor_rho" + formatValue(rho, 1) + (local.empty() ? "" : "_" + local), "",
+                                    densityCorridorScene(rho, local)});
         const std::string at = " at " + formatValue(rho, 1) + " persons/m^2";
         // the corridor is held at rho while measuring
         const std::string range = formatValue(m.density_lo, 2) + " to " + formatValue(m.density_hi, 2);

@@ -17,6 +17,7 @@ constexpr const char* kReportFile = "report.md";
 constexpr const char* kFundamentalDiagramPng = "fundamental_diagram.png";  ///< Speed against density with Weidmann's curve.
 constexpr const char* kDoorFlowPng = "door_flow.png";                      ///< Flow against door width.
 constexpr const char* kCorridorPng = "corridor_crossing.png";              ///< RiMEA 1: walker position against time.
+constexpr const char* kModelsPng = "models_fundamental_diagram.png";       ///< Every operational model's fundamental diagram.
 constexpr const char* kSceneSubdir = "scenes";                             ///< Generated scenes, as JSON files.
 /// Size of every plot. [Units: px]
 constexpr int kPlotWidth = 1000, kPlotHeight = 650;

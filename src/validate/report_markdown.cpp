@@ -3,6 +3,7 @@
 /// (GitHub-flavoured Markdown: a summary, run information, the criteria
 /// table, the plots, each case with its scenes).
 
+#include <cmath>
 #include <set>
 #include <sstream>
 #include <string>
@@ -137,6 +138,27 @@ std::string reportMarkdown(const ValidationResults& results, const ReportInfo& i
     md << "### RiMEA test 1\n\n![Walker position against time](" << kCorridorPng
        << ")\n\nPosition of the lone walker along the 40 m corridor against time; it must arrive within the shaded "
           "26-34 s.\n\n";
+
+    md << "### Operational models\n\n![Fundamental diagram per operational model](" << kModelsPng
+       << ")\n\nThe same density corridors and the same room exit under every operational model (model.local). "
+          "Reported, not counted: the criteria of this comparison are RiMEA 1 and 6 and a crowd that slows as it "
+          "densifies (case \"Operational models compared\").\n\n";
+    md << "| model | speed vs Weidmann at 0.5 / 1 / ... / 5 persons/m^2 | within 25% at | room exit: specific flow "
+          "[persons/(m s)] (allowed 1.0-2.0) |\n|---|---|---|---|\n";
+    const ModelsResult& mr = results.models;
+    for (std::size_t m = 0; m < mr.models.size() && m < mr.fundamental.size() && m < mr.door.size(); ++m) {
+        std::string devs;
+        int within = 0;
+        for (const FundamentalPoint& pt : mr.fundamental[m].points) {
+            const double d = pt.speed / pt.weidmann - 1.0;
+            devs += (devs.empty() ? "" : " / ") + std::string(d >= 0 ? "+" : "") + formatValue(100.0 * d, 0) + "%";
+            within += std::fabs(d) <= 0.25 ? 1 : 0;
+        }
+        md << "| " << mr.models[m] << " | " << devs << " | " << within << " of " << mr.fundamental[m].points.size()
+           << " densities | " << formatValue(mr.door[m].specific, 2) << (mr.door[m].specific >= 1.0 && mr.door[m].specific <= 2.0 ? "" : " (outside)")
+           << " |\n";
+    }
+    md << "\n";
 
     // the cases, with their sources and scenes
     md << "## Cases\n\n";

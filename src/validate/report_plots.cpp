@@ -1,8 +1,9 @@
 /// @file report_plots.cpp
 /// The report's plots, on linear axes (plot/lineplot.hpp): the fundamental
 /// diagram against Weidmann's curve, the door flow against the door width
-/// with the allowed band, and RiMEA 1's walker position against time with
-/// the allowed arrival window.
+/// with the allowed band, RiMEA 1's walker position against time with
+/// the allowed arrival window, and every operational model's fundamental
+/// diagram.
 
 #include <algorithm>
 #include <cmath>
@@ -105,12 +106,39 @@ void corridorPlot(const std::string& path, const std::vector<CorridorResult>& ru
     plot::writeLinearPlot(path, p, axes);
 }
 
+/// Every operational model's fundamental diagram on one plot, with Weidmann's curve and its +-25% band.
+void modelsPlot(const std::string& path, const ModelsResult& models) {
+    plot::LinePlot p = newPlot("Fundamental diagram per operational model", "density [persons/m^2]", "mean speed [m/s]");
+    plot::Series curve{"Weidmann 1993", plot::Rgb{60, 60, 60}, plot::Marker::None, true, {}};
+    plot::Series hi{"Weidmann +- 25%", kTolerance, plot::Marker::None, true, {}};
+    plot::Series lo{"", kTolerance, plot::Marker::None, true, {}};
+    for (int k = 1; k <= 108; ++k) {
+        const double rho = 0.05 * k, v = weidmannSpeed(rho);
+        curve.points.emplace_back(rho, v);
+        hi.points.emplace_back(rho, 1.25 * v);
+        lo.points.emplace_back(rho, 0.75 * v);
+    }
+    p.series = {hi, lo, curve};
+    // one series per model, at the measured mean densities
+    const plot::Marker markers[] = {plot::Marker::Circle, plot::Marker::Cross, plot::Marker::Square, plot::Marker::Triangle};
+    for (std::size_t m = 0; m < models.models.size() && m < models.fundamental.size(); ++m) {
+        plot::Series s{models.models[m], plot::paletteColor(static_cast<int>(m)), markers[m % 4], true, {}};
+        for (const FundamentalPoint& pt : models.fundamental[m].points) s.points.emplace_back(pt.density, pt.speed);
+        p.series.push_back(std::move(s));
+    }
+    plot::LinearAxes axes;
+    axes.x_min = 0.0;
+    axes.y_min = 0.0;
+    plot::writeLinearPlot(path, p, axes);
+}
+
 }  // namespace
 
 void writeReportPlots(const std::string& dir, const ValidationResults& results) {
     fundamentalDiagramPlot(dir + "/" + kFundamentalDiagramPng, results.fundamental);
     doorFlowPlot(dir + "/" + kDoorFlowPng, results.door_widths, results.room_exit);
     corridorPlot(dir + "/" + kCorridorPng, results.corridor);
+    modelsPlot(dir + "/" + kModelsPng, results.models);
 }
 
 }  // namespace ccrowd::validate

@@ -23,10 +23,10 @@ constexpr int kCornerAgents = 20;              // RiMEA 6's persons
 
 }  // namespace
 
-CorridorResult corridorCrossing(const Exec& ex, float cell) {
+CorridorResult corridorCrossing(const Exec& ex, float cell, const std::string& local) {
     const Stopwatch clock;
     CorridorResult r;
-    r.title = "RiMEA test 1 (h = " + formatValue(cell, 2) + " m)";
+    r.title = "RiMEA test 1 (h = " + formatValue(cell, 2) + " m" + (local.empty() ? "" : ", " + local) + ")";
     r.description = "One walker with a free speed of 1.33 m/s walks the length of a 2 m x 40 m corridor on a " +
                     formatValue(cell, 2) + " m grid; measured: its exit time at the far end.";
     r.source = "RiMEA guideline, test 1 (travel time 26-34 s)";
@@ -37,6 +37,7 @@ CorridorResult corridorCrossing(const Exec& ex, float cell) {
     // the shipped scene on the requested grid
     Scene scene = loadScene(path);
     scene.cell = cell;
+    if (!local.empty()) scene.params.local = local;
     Simulation sim(std::move(scene), ex);
     r.agents = sim.agentCount();
     const AgentSnapshot first = sim.agents();
@@ -62,17 +63,19 @@ CorridorResult corridorCrossing(const Exec& ex, float cell) {
     return r;
 }
 
-LCornerResult lCorner(const Exec& ex) {
+LCornerResult lCorner(const Exec& ex, const std::string& local) {
     const Stopwatch clock;
     LCornerResult r;
-    r.title = "RiMEA test 6 (L corner)";
+    r.title = std::string("RiMEA test 6 (L corner") + (local.empty() ? "" : ", " + local) + ")";
     r.description = "20 persons walk along a 2 m wide corridor that turns left after 12 m; every agent is checked "
                     "after every step against the walls and the outline of the L, centre and body (radius).";
     r.source = "RiMEA guideline, test 6 (nobody crosses the walls of the corner)";
     const std::string path = bundledScene("l_corner");
     r.scenes.push_back(SceneUse{"l_corner", path, ""});
 
-    Simulation sim(loadScene(path), ex);
+    Scene scene = loadScene(path);
+    if (!local.empty()) scene.params.local = local;
+    Simulation sim(std::move(scene), ex);
     r.agents = sim.agentCount();
     const SceneGrid& g = sim.grid();
     r.min_clearance = std::numeric_limits<double>::infinity();

@@ -3,6 +3,7 @@
 
 #include "ccrowd/scene.hpp"
 #include "cases.hpp"
+#include "sim/operational_model.hpp"
 
 namespace ccrowd::validate {
 
@@ -16,6 +17,7 @@ std::vector<const CaseResult*> ValidationResults::cases() const {
     for (const UicDensityResult& u : uic) all.push_back(&u);
     for (const Seed003Result& s : seed003) all.push_back(&s);
     all.push_back(&faster_is_slower);
+    all.push_back(&models);
     return all;
 }
 
@@ -42,7 +44,8 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
     }
     v.l_corner = lCorner(ex);
     report(v.l_corner);
-    v.fundamental = fundamentalDiagram(ex, {0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0});
+    const std::vector<double> densities{0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0};
+    v.fundamental = fundamentalDiagram(ex, densities);
     report(v.fundamental);
     v.room_exit = roomExitFlow(ex);
     report(v.room_exit);
@@ -58,6 +61,8 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
     }
     v.faster_is_slower = fasterIsSlower(ex, {1.0, 2.0, 3.0, 4.0, 5.0});
     report(v.faster_is_slower);
+    v.models = compareModels(ex, sim::operationalModelNames(), densities, v.fundamental, v.room_exit);
+    report(v.models);
     return v;
 }
 
