@@ -86,6 +86,27 @@ CC_HD inline float distanceToCell(const GridInfo& g, int i, int j, float x, floa
     return sqrtf((x - qx) * (x - qx) + (y - qy) * (y - qy));
 }
 
+/// Nearest point (qx, qy) [m] to (x, y) [m] of the blocked or outside cell
+/// squares within @p m cells (a square) of (x, y)'s cell, in a fixed scan
+/// order (ties: the first); returns its distance, +inf (and (x, y)) when
+/// there is none. [Units: m]
+CC_HD inline float nearestBlockedPoint(const GridInfo& g, View2<const std::uint8_t> blocked, int m, float x, float y,
+                                       float& qx, float& qy) {
+    int ci, cj;
+    g.cellOf(x, y, ci, cj);
+    float best = INFINITY;
+    qx = x;
+    qy = y;
+    for (int j = cj - m; j <= cj + m; ++j)
+        for (int i = ci - m; i <= ci + m; ++i) {
+            if (cellOpen(blocked, i, j)) continue;
+            float px, py;
+            const float d = distanceToCell(g, i, j, x, y, px, py);
+            if (d < best) { best = d; qx = px; qy = py; }
+        }
+    return best;
+}
+
 /// Keeps an agent's body out of the walls (issue 17, Deliver 4): moves the
 /// centre (x, y) [m] until its distance to every blocked or outside cell
 /// square is >= @p clearance [m] (the body radius). Each of
@@ -106,14 +127,8 @@ CC_HD inline void keepClearOfWalls(const GridInfo& g, View2<const std::uint8_t> 
         int ci, cj;
         g.cellOf(x, y, ci, cj);
         if (!cellOpen(blocked, ci, cj)) return;
-        float best = INFINITY, bx = x, by = y;
-        for (int j = cj - m; j <= cj + m; ++j)
-            for (int i = ci - m; i <= ci + m; ++i) {
-                if (cellOpen(blocked, i, j)) continue;
-                float qx, qy;
-                const float d = distanceToCell(g, i, j, x, y, qx, qy);
-                if (d < best) { best = d; bx = qx; by = qy; }
-            }
+        float bx, by;
+        const float best = nearestBlockedPoint(g, blocked, m, x, y, bx, by);
         if (!(best < clearance) || !(best > 0.f)) return;
         // straight away from the nearest wall point, to the clearance
         const float s = (clearance - best) / best;
@@ -139,17 +154,8 @@ CC_HD inline void slideAlongWalls(const GridInfo& g, View2<const std::uint8_t> b
     if (!(speed > 0.f)) return;
     // nearest wall point within the clearance and the contact tolerance (fixed scan order)
     const float reach = clearance + 0.1f * g.h;
-    const int m = static_cast<int>(ceilf(reach / g.h));
-    int ci, cj;
-    g.cellOf(x, y, ci, cj);
-    float best = INFINITY, bx = x, by = y;
-    for (int j = cj - m; j <= cj + m; ++j)
-        for (int i = ci - m; i <= ci + m; ++i) {
-            if (cellOpen(blocked, i, j)) continue;
-            float qx, qy;
-            const float d = distanceToCell(g, i, j, x, y, qx, qy);
-            if (d < best) { best = d; bx = qx; by = qy; }
-        }
+    float bx, by;
+    const float best = nearestBlockedPoint(g, blocked, static_cast<int>(ceilf(reach / g.h)), x, y, bx, by);
     if (!(best < reach) || !(best > 0.f)) return;
     // the component into the wall removed (normal from the wall point to the centre)
     const float nx = (x - bx) / best, ny = (y - by) / best;
