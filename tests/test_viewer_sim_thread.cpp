@@ -68,23 +68,24 @@ bool waitFor(const std::function<bool()>& done, double seconds = 10.0) {
 double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 TEST(ViewerSimThread, StepsAtTheRequestedRate) {
-    // 1 simulated s per real s: a step every 50 ms, never faster
+    // 1 simulated s per real s: a step every 50 ms, never faster (step starts
+    // are paced from the last start; a loaded machine may only be slower, so
+    // progress is only asked within a generous timeout)
     auto t = start(false, 1.0);
     const auto t0 = Clock::now();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    ASSERT_TRUE(waitFor([&] { return statsOf(*t).steps >= 10; }, 30.0));
     long long steps = statsOf(*t).steps;
     double elapsed = secondsSince(t0);
-    EXPECT_LE(steps, elapsed / 0.05 + 1) << elapsed << " s";
-    EXPECT_GE(steps, 8) << "20 expected in " << elapsed << " s (a loaded machine may lag, not this much)";
-    // a quarter of the speed: a step every 200 ms
+    EXPECT_GE(elapsed, (steps - 1) * 0.05) << steps << " steps";
+    // a quarter of the speed: a step every 200 ms (the step under way when
+    // the speed changed may have started up to one old interval earlier)
     t->setSpeed(0.25);
     const long long before = statsOf(*t).steps;
     const auto t1 = Clock::now();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    ASSERT_TRUE(waitFor([&] { return statsOf(*t).steps - before >= 4; }, 30.0));
     steps = statsOf(*t).steps - before;
     elapsed = secondsSince(t1);
-    EXPECT_LE(steps, elapsed / 0.2 + 2) << elapsed << " s";
-    EXPECT_GE(steps, 2);
+    EXPECT_GE(elapsed, (steps - 2) * 0.2) << steps << " steps";
 }
 
 TEST(ViewerSimThread, PausesStepsOnceAndResumes) {
