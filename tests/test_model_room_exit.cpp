@@ -1,7 +1,7 @@
 /// @file test_model_room_exit.cpp
 /// The operational models in a whole simulation, per backend: the room-exit
 /// scene (200 persons, a 1 m door; 2 m for zones) empties under model.local
-/// social_force and zones, persons are conserved every step, every body stays out of the
+/// social_force, orca and zones, persons are conserved every step, every body stays out of the
 /// walls (centre + radius), and each model's stage names are in the
 /// pipeline.
 
@@ -84,7 +84,8 @@ std::string roomExitName(const ::testing::TestParamInfo<std::tuple<std::string, 
 }
 
 INSTANTIATE_TEST_SUITE_P(PerBackend, ModelRoomExit,
-                         ::testing::Combine(::testing::Values(std::string("social_force"), std::string("zones")),
+                         ::testing::Combine(::testing::Values(std::string("social_force"), std::string("orca"),
+                                                              std::string("zones")),
                                             ::testing::ValuesIn(test::oneExecPerBackend(2))),
                          roomExitName);
 
