@@ -16,13 +16,11 @@
 ///    outward normal there; each agent takes half the responsibility (u/2).
 ///    Overlapping agents use the time step instead of tau (RVO2's collision
 ///    case), so they separate within a step;
-///  - wall segment (a conservative version of §6's static obstacles, not
-///    RVO2's segment cone): with q the point of the segment nearest to p_i,
-///    d = |p_i - q| and n = (p_i - q) / d, the half-plane
-///    v . n >= -(d - r_i) / tau_obst. The segment lies behind the line
-///    through q normal to n, so no velocity in the half-plane brings the
-///    body onto it within tau_obst. When d <= r_i: v . n >= 0 (RVO2's
-///    collision case: no velocity towards the wall).
+///  - wall segment (§6, as RVO2 builds obstacle lines): the truncated
+///    velocity obstacle of the segment (legs tangent to the discs of radius
+///    r_i about its ends, cut off at tau_obst), the half-plane tangent to it
+///    nearest to v_i, with full responsibility (walls do not move)
+///    (orcaSegmentLine).
 ///
 /// Walls are the grid's blocked cells: their faces towards open cells,
 /// joined into straight runs (so a straight wall is one segment and walking
@@ -105,27 +103,97 @@ CC_HD inline OrcaLine orcaAgentLine(OrcaVec rp, OrcaVec rv, OrcaVec vi, float R,
     return line;
 }
 
-/// Conservative wall half-plane (see the file comment) for the agent at
-/// distance @p d [m] from the nearest point of a wall segment, @p n the unit
-/// vector from that point to the agent, radius @p r [m], horizon @p tau [s].
-CC_HD inline OrcaLine orcaWallLine(OrcaVec n, float d, float r, float tau) {
-    // v . n >= c, c = -(d - r) / tau (0 when touching); the permitted side is left of (n.y, -n.x)
-    const float c = d > r ? -(d - r) / tau : 0.f;
+/// RVO2's obstacle ORCA line (van den Berg 2011 §6; RVO2's
+/// Agent::computeNewVelocity, obstacle part) for one wall segment from @p a
+/// to @p b, given relative to the agent (endpoint minus position) [m] and
+/// oriented with the agent on its right (det(b - a, -a) < 0), for the
+/// agent's velocity @p v [m/s], radius @p r [m] and horizon @p tau [s].
+/// The truncated velocity obstacle is the cone between the left leg
+/// (tangent from the agent to the disc of radius r about a) and the right
+/// leg (about b), cut off by the segment's capsule scaled by 1/tau; seen
+/// edge-on (the agent within r of the segment's line beyond an end), both
+/// legs come from the near end. The line is the boundary's tangent nearest
+/// to v, with the obstacle taking no share (full responsibility). A body
+/// already within r: no velocity towards the segment (RVO2's collision
+/// lines). Every end is taken as a convex vertex (RVO2's non-convex and
+/// foreign-leg cases, which need the neighbouring segments, are not made:
+/// this only widens the cone at a concave corner).
+CC_HD inline OrcaLine orcaSegmentLine(OrcaVec a, OrcaVec b, OrcaVec v, float r, float tau) {
     OrcaLine line;
-    line.point = c * n;
-    line.direction = OrcaVec{n.y, -n.x};
+    const float r2 = r * r, inv = 1.f / tau;
+    const OrcaVec seg = b - a;
+    const float segLen2 = dot(seg, seg);
+    const float d1 = dot(a, a), d2 = dot(b, b);
+    // where the agent (the origin) projects on the segment, and its squared distance to the segment's line
+    const float s = segLen2 > 0.f ? -dot(a, seg) / segLen2 : 0.f;
+    const OrcaVec off = (-1.f) * a - s * seg;
+    const float dLine = dot(off, off);
+    const OrcaVec unit = segLen2 > 0.f ? (1.f / sqrtf(segLen2)) * seg : OrcaVec{1.f, 0.f};
+    // collision with an end or the segment: no velocity towards it
+    if (s < 0.f && d1 <= r2) {
+        line.direction = (1.f / sqrtf(d1 > 0.f ? d1 : 1.f)) * OrcaVec{-a.y, a.x};
+        return line;
+    }
+    if (s > 1.f && d2 <= r2) {
+        line.direction = (1.f / sqrtf(d2 > 0.f ? d2 : 1.f)) * OrcaVec{-b.y, b.x};
+        return line;
+    }
+    if (s >= 0.f && s <= 1.f && dLine <= r2) {
+        line.direction = (-1.f) * unit;
+        return line;
+    }
+    // the legs: tangents from the agent to the discs about the ends (both about one end when seen edge-on)
+    OrcaVec left = a, right = b;
+    if (s < 0.f && dLine <= r2) right = a;
+    else if (s > 1.f && dLine <= r2) left = b;
+    const float ll = dot(left, left), lr = dot(right, right);
+    const float legL = sqrtf(ll - r2), legR = sqrtf(lr - r2);
+    const OrcaVec leftLeg = (1.f / ll) * OrcaVec{left.x * legL - left.y * r, left.x * r + left.y * legL};
+    const OrcaVec rightLeg = (1.f / lr) * OrcaVec{right.x * legR + right.y * r, -right.x * r + right.y * legR};
+    // the cut-off: the capsule about the segment scaled by 1/tau
+    const OrcaVec lc = inv * left, rc = inv * right, cut = rc - lc;
+    const bool oneEnd = left.x == right.x && left.y == right.y;
+    const float t = oneEnd ? 0.5f : dot(v - lc, cut) / dot(cut, cut);
+    const float tL = dot(v - lc, leftLeg), tR = dot(v - rc, rightLeg);
+    const float rt = r * inv;
+    // v projects on the left end's cut-off circle, or the right end's
+    if ((t < 0.f && tL < 0.f) || (oneEnd && tL < 0.f && tR < 0.f) || (t > 1.f && tR < 0.f)) {
+        const OrcaVec c = (t > 1.f && tR < 0.f && !oneEnd) ? rc : lc;
+        const OrcaVec w = v - c;
+        const float wl = sqrtf(dot(w, w));
+        const OrcaVec uw = wl > 1e-6f ? (1.f / wl) * w : (-1.f / sqrtf(dot(c, c))) * c;
+        line.direction = OrcaVec{uw.y, -uw.x};
+        line.point = c + rt * uw;
+        return line;
+    }
+    // else on the nearest of the cut-off's straight side and the two legs
+    const float big = INFINITY;
+    const OrcaVec pc = lc + t * cut, pl = lc + tL * leftLeg, pr = rc + tR * rightLeg;
+    const float dc = (t < 0.f || t > 1.f || oneEnd) ? big : dot(v - pc, v - pc);
+    const float dl = tL < 0.f ? big : dot(v - pl, v - pl);
+    const float dr = tR < 0.f ? big : dot(v - pr, v - pr);
+    if (dc <= dl && dc <= dr) {
+        line.direction = (-1.f) * unit;
+        line.point = lc + rt * OrcaVec{-line.direction.y, line.direction.x};
+    } else if (dl <= dr) {
+        line.direction = leftLeg;
+        line.point = lc + rt * OrcaVec{-line.direction.y, line.direction.x};
+    } else {
+        line.direction = (-1.f) * rightLeg;
+        line.point = rc + rt * OrcaVec{-line.direction.y, line.direction.x};
+    }
     return line;
 }
 
 /// Wall segments near one agent, nearest first (at most kOrcaMaxWallLines).
 struct OrcaWalls {
-    OrcaVec n[kOrcaMaxWallLines];  ///< Unit vector from the segment's nearest point to the agent.
-    float d[kOrcaMaxWallLines];    ///< Distance to that point. [Units: m]
+    OrcaVec a[kOrcaMaxWallLines], b[kOrcaMaxWallLines];  ///< Ends. [Units: m]
+    float d[kOrcaMaxWallLines];                          ///< Distance from the agent. [Units: m]
     int count = 0;
 
-    /// Keeps the segment from (ax, ay) to (bx, by) [m] when its nearest
-    /// point to (px, py) lies within @p range [m] (and not on the centre);
-    /// drops the furthest when full (a tie keeps the earlier one).
+    /// Keeps the segment from (ax, ay) to (bx, by) [m] when it lies within
+    /// @p range [m] of (px, py); drops the furthest when full (a tie keeps
+    /// the earlier one).
     CC_HD void add(float px, float py, float ax, float ay, float bx, float by, float range) {
         // nearest point of the segment
         const float ex = bx - ax, ey = by - ay, len2 = ex * ex + ey * ey;
@@ -133,13 +201,14 @@ struct OrcaWalls {
         t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
         const float dx = px - (ax + t * ex), dy = py - (ay + t * ey);
         const float dist = sqrtf(dx * dx + dy * dy);
-        if (!(dist < range) || !(dist > 1e-7f)) return;
+        if (!(dist < range)) return;
         if (count == kOrcaMaxWallLines && !(dist < d[count - 1])) return;
         // insertion by distance
         int s = count < kOrcaMaxWallLines ? count++ : count - 1;
-        for (; s > 0 && dist < d[s - 1]; --s) { d[s] = d[s - 1]; n[s] = n[s - 1]; }
+        for (; s > 0 && dist < d[s - 1]; --s) { d[s] = d[s - 1]; a[s] = a[s - 1]; b[s] = b[s - 1]; }
         d[s] = dist;
-        n[s] = OrcaVec{dx / dist, dy / dist};
+        a[s] = OrcaVec{ax, ay};
+        b[s] = OrcaVec{bx, by};
     }
 };
 
@@ -233,7 +302,13 @@ struct OrcaVelocityKernel {
         if (m + 1 > walls.reach || (g.inside(ci, cj) && walls.nearWall(ci, cj))) {
             OrcaWalls w;
             orcaGatherWalls(g, blocked, ci, cj, m, xi, yi, wallRange, w);
-            for (int s = 0; s < w.count; ++s) lines[n++] = orcaWallLine(w.n[s], w.d[s], ri, p.time_horizon_obst);
+            const OrcaVec pi{xi, yi};
+            for (int s = 0; s < w.count; ++s) {
+                // relative ends, oriented with the agent on the right (RVO2's convention)
+                OrcaVec wa = w.a[s] - pi, wb = w.b[s] - pi;
+                if (det(wb - wa, (-1.f) * wa) > 0.f) { const OrcaVec t = wa; wa = wb; wb = t; }
+                lines[n++] = orcaSegmentLine(wa, wb, OrcaVec{vx[k], vy[k]}, ri, p.time_horizon_obst);
+            }
         }
         const int wallLines = n;
         // one reciprocal half-plane per neighbour, nearest first
