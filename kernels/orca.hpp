@@ -55,7 +55,7 @@ constexpr int kOrcaMaxLines = kOrcaMaxNeighbours + kOrcaMaxWallLines;
 struct OrcaParams {
     float time_horizon = 2.f;       ///< tau: agents avoid collisions with agents this far ahead. [Units: s] [Limit: > 0]
     float time_horizon_obst = 1.f;  ///< tau_obst: the same for walls. [Units: s] [Limit: > 0]
-    float neighbour_dist = 3.f;     ///< Centre distance within which agents are neighbours. [Units: m] [Limit: > 0]
+    float neighbour_dist = 2.f;     ///< Centre distance within which agents are neighbours. [Units: m] [Limit: > 0]
     int max_neighbours = 10;        ///< Nearest neighbours taken into account. [Limit: 1..kOrcaMaxNeighbours]
 };
 
@@ -274,8 +274,8 @@ struct OrcaVelocityKernel {
         const float vm = vmax[k] > 0.f ? vmax[k] : 0.f;
         const float ri = radiusOf[field[k]];
         // the nearest max_neighbours within neighbour_dist, sorted by (distance, index)
-        float nd[kOrcaMaxNeighbours];
-        int ni[kOrcaMaxNeighbours];
+        float nd[kOrcaMaxNeighbours] = {};
+        int ni[kOrcaMaxNeighbours] = {};
         int nc = 0;
         const int cap = p.max_neighbours;
         const float range2 = p.neighbour_dist * p.neighbour_dist;
