@@ -124,6 +124,45 @@ CC_HD inline void keepClearOfWalls(const GridInfo& g, View2<const std::uint8_t> 
     }
 }
 
+/// A body touching a wall slides along it: when the nearest blocked or
+/// outside cell square lies within @p clearance [m] plus a tenth of a cell
+/// of (x, y) [m] and the velocity (vx, vy) [m/s] points into it, the
+/// component along the normal is removed and the rest scaled back to the
+/// velocity's speed, as a navigation-mesh agent moves along the surface
+/// (Recast/Detour's moveAlongSurface). Round a door's corner the normal is
+/// diagonal, so the velocity turns round the corner. Unchanged away from
+/// walls, moving away from them, or straight into a wall (nothing is left
+/// to slide along).
+CC_HD inline void slideAlongWalls(const GridInfo& g, View2<const std::uint8_t> blocked, float clearance, float x,
+                                  float y, float& vx, float& vy) {
+    const float speed = sqrtf(vx * vx + vy * vy);
+    if (!(speed > 0.f)) return;
+    // nearest wall point within the clearance and the contact tolerance (fixed scan order)
+    const float reach = clearance + 0.1f * g.h;
+    const int m = static_cast<int>(ceilf(reach / g.h));
+    int ci, cj;
+    g.cellOf(x, y, ci, cj);
+    float best = INFINITY, bx = x, by = y;
+    for (int j = cj - m; j <= cj + m; ++j)
+        for (int i = ci - m; i <= ci + m; ++i) {
+            if (cellOpen(blocked, i, j)) continue;
+            float qx, qy;
+            const float d = distanceToCell(g, i, j, x, y, qx, qy);
+            if (d < best) { best = d; bx = qx; by = qy; }
+        }
+    if (!(best < reach) || !(best > 0.f)) return;
+    // the component into the wall removed (normal from the wall point to the centre)
+    const float nx = (x - bx) / best, ny = (y - by) / best;
+    const float into = vx * nx + vy * ny;
+    if (!(into < 0.f)) return;
+    const float tx = vx - into * nx, ty = vy - into * ny;
+    const float t = sqrtf(tx * tx + ty * ty);
+    if (!(t > 1e-6f * speed)) return;
+    // the rest at the velocity's speed
+    vx = tx * (speed / t);
+    vy = ty * (speed / t);
+}
+
 /// Pressure gradient across the face between cell (i - 1, j) and (i, j)
 /// (AXIS 0) or (i, j - 1) and (i, j) (AXIS 1), times the face's open
 /// fraction: 0 at walls and the grid's edge (no flux crosses them, as in

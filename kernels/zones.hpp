@@ -11,12 +11,13 @@
 /// seed's attraction to a destination, listing 4.6), the summed repulsion
 /// capped at push_cap times the preferred speed (ccrowd's addition); the
 /// result is clamped to the agent's free speed and advected (agents.hpp).
-/// Strengths are velocities here. Known limit: the continuum's preferred
-/// velocity ignores the body radius, so at a 1 m door (room_exit) the last
-/// two persons rest against the door's two corners, pushed into them, and
-/// their mutual repulsion (about 0.5 m/s at 1.07 m) outweighs the small
-/// component of the preferred velocity that would take them round the
-/// corner: they stay. Host+device; launched by zones.cu.
+/// Strengths are velocities here. The continuum's preferred velocity
+/// ignores the body radius, so a person whose body touches a wall is first
+/// made to slide along it (slideAlongWalls, agents.hpp): without that, at a
+/// 1 m door (room_exit) the last two persons rest against the door's two
+/// corners, pushed into them, and their mutual repulsion (about 0.5 m/s at
+/// 1.07 m) outweighs the small component of the preferred velocity that
+/// would take them round the corner. Host+device; launched by zones.cu.
 
 #include "ccrowd/field.hpp"
 #include "ccrowd/hd.hpp"
@@ -49,14 +50,18 @@ CC_HD inline float zoneStrength(const ZonesParams& z, float d) {
     return 0.f;
 }
 
-/// Velocity of agent k: preferred velocity plus the zone repulsions of every
-/// neighbour within d3 (5x5 neighbour cells of size >= d3 / 2, sorted order:
-/// deterministic), their sum capped at push_cap times the preferred speed,
-/// clamped to the agent's free speed vmax.
+/// Velocity of agent k: preferred velocity (sliding along a wall its body
+/// touches) plus the zone repulsions of every neighbour within d3 (5x5
+/// neighbour cells of size >= d3 / 2, sorted order: deterministic), their
+/// sum capped at push_cap times the preferred speed, clamped to the agent's
+/// free speed vmax.
 struct ZonesVelocityKernel {
     AgentViews a;
     NeighbourView nb;
     ZonesParams z;
+    GridInfo g;
+    View2<const std::uint8_t> blocked;
+    float clearance = 0.f;  ///< Body radius kept from walls (advect's). [Units: m] [Limit: >= 0]
 
     CC_HD void operator()(int k) const {
         const float xi = a.x[k], yi = a.y[k];
@@ -74,12 +79,15 @@ struct ZonesVelocityKernel {
             rx += s * ux;
             ry += s * uy;
         });
+        // the preferred velocity, sliding along a wall the body touches
+        float pvx = a.px[k], pvy = a.py[k];
+        slideAlongWalls(g, blocked, clearance, xi, yi, pvx, pvy);
         // the repulsion capped at push_cap times the preferred speed
-        const float pref = sqrtf(a.px[k] * a.px[k] + a.py[k] * a.py[k]);
+        const float pref = sqrtf(pvx * pvx + pvy * pvy);
         const float rs = sqrtf(rx * rx + ry * ry), cap = z.push_cap * pref;
         if (rs > cap) { rx *= cap / rs; ry *= cap / rs; }
         // preferred velocity plus repulsion, clamped to the free speed
-        float vx = a.px[k] + rx, vy = a.py[k] + ry;
+        float vx = pvx + rx, vy = pvy + ry;
         const float vmax = a.vmax[k] > 0.f ? a.vmax[k] : 0.f;
         const float sp = sqrtf(vx * vx + vy * vy);
         if (sp > vmax) { vx *= vmax / sp; vy *= vmax / sp; }
@@ -89,10 +97,11 @@ struct ZonesVelocityKernel {
 };
 
 /// Zone velocity stage: builds the shared neighbour grid (cells >= d3 / 2, 5x5 scanned) over
-/// the agents' positions and writes every agent's velocity (a.vx, a.vy);
+/// the agents' positions and writes every agent's velocity (a.vx, a.vy),
+/// bodies of radius @p clearance [m] sliding along the walls of @p blocked;
 /// positions are unchanged (advect follows). Throws InputError for zones
 /// out of range.
-void zonesVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const ZonesParams& z,
-                   AgentSortBuffers& sort, NeighbourGridBuffers& ws);
+void zonesVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
+                   float clearance, const ZonesParams& z, AgentSortBuffers& sort, NeighbourGridBuffers& ws);
 
 }  // namespace ccrowd::sim

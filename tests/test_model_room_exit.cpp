@@ -1,6 +1,6 @@
 /// @file test_model_room_exit.cpp
 /// The operational models in a whole simulation, per backend: the room-exit
-/// scene (200 persons, a 1 m door; 2 m for zones) empties under model.local
+/// scene (200 persons, a 1 m door; 2 m for orca) empties under model.local
 /// social_force, orca and zones, persons are conserved every step, every body stays out of the
 /// walls (centre + radius), and each model's stage names are in the
 /// pipeline.
@@ -33,12 +33,10 @@ Scene roomExit(const std::string& model, float door) {
     return s;
 }
 
-/// The door each model is run with: 1 m; zones 2 m (through the 1 m door
-/// the zone repulsion leaves the last two persons holding each other off at
-/// the door's corners: a known limit of the model, see zones.hpp); orca 2 m
-/// (through the 1 m door about 60 of 200 leave in 120 s: the continuum's
-/// preferred speed falls with the density and ORCA adds no push).
-float doorFor(const std::string& model) { return model == "zones" || model == "orca" ? 2.f : 1.f; }
+/// The door each model is run with: 1 m; orca 2 m (through the 1 m door
+/// about 60 of 200 leave in 120 s: the continuum's preferred speed falls
+/// with the density and ORCA adds no push).
+float doorFor(const std::string& model) { return model == "orca" ? 2.f : 1.f; }
 
 /// Distance from (x, y) to the nearest blocked cell or the grid's edge. [Units: m]
 float wallDistance(const SceneGrid& g, float x, float y) {

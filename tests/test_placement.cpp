@@ -39,6 +39,7 @@ Scene sceneWith(float w, float h, float cell, std::vector<Polygon> spawn, int co
     g.radius = 0.15f;
     g.route = {"goal"};
     s.groups.push_back(g);
+    s.params.d_min = 0.4f;  // the placements below are written for d = 0.4 m (seed 003's d_min)
     return s;
 }
 

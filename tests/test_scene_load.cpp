@@ -382,6 +382,26 @@ TEST_F(SceneLoad, AbsentFieldsTakeTheDefaults) {
     EXPECT_EQ(p.separation_passes, d.separation_passes);
 }
 
+TEST_F(SceneLoad, AbsentDMinPacksHexagonallyAtTheUicLimit) {
+    // d_min absent: the spacing of a hexagonal packing at rho_limit (Narain 2009 §4.1, alpha = 1)
+    auto withModel = [](const std::string& model) {
+        return parseScene(R"({"format": "ccrowd-scene", "version": 1, "name": "t",
+          "domain": {"width": 4, "height": 4, "cell": 1},
+          "goals": [{"name": "g", "areas": [{"rect": {"min": [3, 0], "max": [4, 4]}}]}],
+          "groups": [{"name": "x", "spawn": [{"rect": {"min": [0, 0], "max": [1, 1]}}], "count": 1, "route": ["g"]}],
+          "model": )" + model + "}",
+                          "<inline>")
+            .params;
+    };
+    EXPECT_NEAR(withModel("{}").d_min, 0.462421, 1e-5);                    // sqrt(2 / (sqrt(3) 5.4))
+    EXPECT_NEAR(withModel(R"({"rho_limit": 4})").d_min, 0.537285, 1e-5);   // sqrt(2 / (sqrt(3) 4))
+    EXPECT_FLOAT_EQ(withModel(R"({"rho_limit": 4, "d_min": 0.3})").d_min, 0.3f);
+    EXPECT_FLOAT_EQ(withModel(R"({"d_min": 0})").d_min, 0.f);              // separation off stays off
+    // the packing it names: 2 / (sqrt(3) d^2) = rho_limit
+    const float d = minDistanceForDensity(3.f);
+    EXPECT_NEAR(2.0 / (std::sqrt(3.0) * d * d), 3.0, 1e-5);
+}
+
 TEST_F(SceneLoad, ParseSceneUsesTheLabel) {
     const Scene s = parseScene(R"({"format": "ccrowd-scene", "version": 1, "name": "t",
       "domain": {"width": 4, "height": 4, "cell": 1},

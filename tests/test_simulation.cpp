@@ -121,7 +121,10 @@ bool checkStep(const Simulation& sim, bool checkSeparation) {
 
 struct SceneCase {
     const char* name;
-    bool separation;  ///< Check 0.9 d_min every step (the seed-003 scenes).
+    /// Check 0.9 d_min every step: not in room_exit and bottleneck, whose
+    /// crowds press into a door (three Jacobi passes leave pairs at 0.415 m,
+    /// 0.897 d_min, there; `ccrowd validate` bounds their local density).
+    bool separation;
 };
 
 /// Whole runs per backend: the CPU with all threads, CUDA when a GPU answers
@@ -153,9 +156,9 @@ TEST_P(ShippedScene, InvariantsHoldEveryStepAndEveryGroupArrives) {
 INSTANTIATE_TEST_SUITE_P(Scenes, ShippedScene,
                          ::testing::Combine(::testing::Values(SceneCase{"seed003_single_goal", true},
                                                               SceneCase{"seed003_two_groups", true},
-                                                              SceneCase{"seed003_four_groups", true}, SceneCase{"corridor", false},
+                                                              SceneCase{"seed003_four_groups", true}, SceneCase{"corridor", true},
                                                               SceneCase{"room_exit", false}, SceneCase{"bottleneck", false},
-                                                              SceneCase{"eight_groups", false}, SceneCase{"l_corner", false}),
+                                                              SceneCase{"eight_groups", true}, SceneCase{"l_corner", true}),
                                             ::testing::ValuesIn(wholeRunExecs())),
                          [](const ::testing::TestParamInfo<std::tuple<SceneCase, Exec>>& info) {
                              return std::string(std::get<0>(info.param).name) + "_" +

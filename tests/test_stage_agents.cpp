@@ -238,6 +238,45 @@ TEST_P(AgentsStage, AdvectKeepsEveryBodyClearOfTheWalls) {
 
 INSTANTIATE_TEST_SUITE_P(PerBackend, AgentsStage, ::testing::ValuesIn(testExecs()), ExecParamName());
 
+TEST(AgentsStage, SlideAlongWallsTurnsAVelocityIntoAWallAlongItAtTheSameSpeed) {
+    // open: x < 0.5 (cells i < 6 of a grid from (-1, 2), h = 0.25); the
+    // block x >= 0.5 ends at y = 3.0 (j < 4): a door corner at (0.5, 3.0)
+    World w(10, 10, 0.25f);
+    for (int j = 0; j < 10; ++j)
+        for (int i = 0; i < 10; ++i) w.blocked(i, j) = (i >= 6 && j < 4) ? 1 : 0;
+    const auto blocked = w.blocked.view(Exec{});
+    // touching the wall face x = 0.5 (body 0.2), heading into it at 45 degrees: north along it at 1 m/s
+    float vx = std::sqrt(0.5f), vy = std::sqrt(0.5f);
+    sim::slideAlongWalls(w.g, blocked, 0.2f, 0.3f, 2.5f, vx, vy);
+    EXPECT_NEAR(vx, 0.f, 1e-6f);
+    EXPECT_NEAR(vy, 1.f, 1e-6f);
+    // round the corner: (0.38, 3.16) is 0.2 m from the corner (0.5, 3.0) along n = (-0.6, 0.8), the
+    // nearest wall point; the velocity east turns round it
+    vx = 1.f;
+    vy = 0.f;
+    sim::slideAlongWalls(w.g, blocked, 0.2f, 0.38f, 3.16f, vx, vy);
+    // normal n = (-0.6, 0.8): into = -0.6; tangential (1, 0) + 0.6 n = (0.64, 0.48), scaled to speed 1
+    EXPECT_NEAR(vx, 0.8f, 1e-5f);
+    EXPECT_NEAR(vy, 0.6f, 1e-5f);
+    // heading away from the wall, or 0.5 m from it: unchanged
+    vx = -1.f;
+    vy = 0.5f;
+    sim::slideAlongWalls(w.g, blocked, 0.2f, 0.3f, 2.5f, vx, vy);
+    EXPECT_EQ(vx, -1.f);
+    EXPECT_EQ(vy, 0.5f);
+    vx = 1.f;
+    vy = 1.f;
+    sim::slideAlongWalls(w.g, blocked, 0.2f, 0.f, 2.5f, vx, vy);
+    EXPECT_EQ(vx, 1.f);
+    EXPECT_EQ(vy, 1.f);
+    // straight into the wall: nothing to slide along, unchanged (advect stops it)
+    vx = 1.f;
+    vy = 0.f;
+    sim::slideAlongWalls(w.g, blocked, 0.2f, 0.3f, 2.5f, vx, vy);
+    EXPECT_EQ(vx, 1.f);
+    EXPECT_EQ(vy, 0.f);
+}
+
 TEST(AgentsStage, BitwiseIdenticalForOneAndTwoThreads) {
     std::mt19937 rng(11);
     World w = wallWorld(rng);

@@ -207,6 +207,25 @@ TEST(Validation, SocialForceEvacuationIsFastestAtAnInnerDesiredSpeedAndSlowerBey
     expectAllCriteriaPass(r);
 }
 
+// ---- the UIC limit where it is reached ------------------------------------------------
+
+/// The bottleneck and the room exit compress their crowds to the UIC limit:
+/// the pressure acts in some step, and the local density of the agents'
+/// positions stays <= rho_limit after every step (issue 17, Deliver 2).
+class UicDensity : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(UicDensity, LocalDensityOfPositionsStaysAtOrBelowTheLimit) {
+    const validate::UicDensityResult r = validate::uicDensity(kExec, GetParam());
+    std::printf("[ measured ] %s: pressure > 0 in %lld of %lld steps; largest local density %.3f persons/m^2 at t = %.2f s\n",
+                GetParam(), r.pressure_steps, r.steps, r.max_density, r.max_at);
+    EXPECT_GT(r.pressure_steps, 0) << "the limit was never reached: the criterion would hold trivially";
+    EXPECT_LE(r.max_density, r.rho_limit);
+    EXPECT_EQ(r.exited, r.spawned);
+    expectAllCriteriaPass(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, UicDensity, ::testing::Values("bottleneck", "room_exit"));
+
 // ---- a seed-003 scene ------------------------------------------------------------------
 
 TEST(Validation, Seed003SingleGoalArrivesAndKeepsItsInvariants) {

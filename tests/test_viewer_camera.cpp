@@ -11,6 +11,7 @@
 
 #if CCROWD_HAVE_VIEWER
 #include "ccrowd/scene.hpp"
+#include "ccrowd/simulation.hpp"
 #include "viewer/camera.hpp"
 #include "viewer/setup_menu.hpp"
 
@@ -68,6 +69,11 @@ TEST(ViewerSetupMenu, AppliesCountRadiusDistanceSpeedAndGrid) {
     p.d_min = 0.5f;
     p.vmax = 1.0f;
     p.grid = 100;
+    p.local = "social_force";
+    p.panic = 0.4f;
+    p.A = 1500.f;
+    p.B = 0.1f;
+    s.groups[1].panic = 0.9f;  // a group's own panic gives way to the panel's
     const Scene t = viewer::applySetup(s, p);
     ASSERT_EQ(t.groups.size(), 2u);
     EXPECT_EQ(t.groups[0].count + t.groups[1].count, 101);
@@ -79,12 +85,26 @@ TEST(ViewerSetupMenu, AppliesCountRadiusDistanceSpeedAndGrid) {
         EXPECT_LE(g.speed.min, g.speed.mean);
     }
     EXPECT_FLOAT_EQ(t.params.d_min, 0.5f);
+    EXPECT_EQ(t.params.local, "social_force");
+    EXPECT_FLOAT_EQ(t.params.social_force.panic, 0.4f);
+    EXPECT_FLOAT_EQ(t.params.social_force.A, 1500.f);
+    EXPECT_FLOAT_EQ(t.params.social_force.B, 0.1f);
+    for (const GroupSpec& g : t.groups) EXPECT_EQ(g.panic, -1.f);
     EXPECT_FLOAT_EQ(t.cell, 40.f / 100.f);
     const SceneGrid grid = rasterizeScene(t);
     EXPECT_EQ(std::max(grid.nx, grid.ny), 100);
     const viewer::SetupParams back = viewer::readSetup(t, grid);
     EXPECT_EQ(back.agents, 101);
     EXPECT_EQ(back.grid, 100);
+    EXPECT_EQ(back.local, "social_force");
+    EXPECT_FLOAT_EQ(back.panic, 0.4f);
+    EXPECT_FLOAT_EQ(back.A, 1500.f);
+    EXPECT_FLOAT_EQ(back.B, 0.1f);
+    // the restarted scene runs the chosen model's stages
+    Simulation sim(t, Exec{Backend::Cpu, 1});
+    const auto& names = sim.stageNames();
+    EXPECT_NE(std::find(names.begin(), names.end(), "social_force"), names.end());
+    EXPECT_EQ(std::find(names.begin(), names.end(), "pressure"), names.end());
 }
 
 }  // namespace

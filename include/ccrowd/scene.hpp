@@ -19,6 +19,7 @@
 /// @endcode
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -169,6 +170,13 @@ struct OrcaSpec {
 };
 
 /// Model parameters (Treuille et al. 2006; Narain et al. 2009; seed 003).
+/// The centre spacing of discs in hexagonal packing at @p rhoLimit persons
+/// per m^2: the minimum distance at which the crowd, however it packs,
+/// cannot exceed the UIC limit locally (Narain et al. 2009 §4.1:
+/// rho_max = 2 alpha / (sqrt(3) d_min^2), here with alpha = 1). 0.4624 m at
+/// 5.4 persons/m^2. [Units: m] [Limit: rhoLimit > 0]
+inline float minDistanceForDensity(float rhoLimit) { return std::sqrt(2.f / (std::sqrt(3.f) * rhoLimit)); }
+
 struct ModelParams {
     float alpha = 1.f;              ///< Path-length weight. [Limit: >= 0, <= 1e3; alpha + beta > 0]
     float beta = 1.f;               ///< Time weight. [Limit: >= 0, <= 1e3]
@@ -179,7 +187,7 @@ struct ModelParams {
     float v0 = 1.34f;               ///< Weidmann free speed scale of the fundamental diagram. [Units: m/s] [Limit: > 0, <= 10]
     float rho_jam = 5.4f;           ///< Weidmann jam density. [Units: 1/m^2] [Limit: > 0, <= 20]
     float gamma_fd = 1.913f;        ///< Weidmann shape. [Units: 1/m^2] [Limit: > 0, <= 100]
-    float d_min = 0.4f;             ///< Minimum centre distance between agents. [Units: m] [Limit: >= 0, <= 5]
+    float d_min = minDistanceForDensity(rho_limit);  ///< Minimum centre distance between agents; when a scene omits it, minDistanceForDensity(rho_limit), so that no packing of the crowd exceeds the UIC limit locally (0.4624 m at 5.4). [Units: m] [Limit: >= 0, <= 5]
     float dt = 0.05f;               ///< Time step. [Units: s] [Limit: > 0, <= 1]
     double duration = 600.0;        ///< Simulated time limit. [Units: s] [Limit: > 0, <= 1e7]
     long long max_steps = -1;       ///< Step limit (-1: none). [Limit: -1 or 1..1e12]

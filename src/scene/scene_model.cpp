@@ -101,6 +101,7 @@ ModelParams parseModel(const Node& n) {
     readF(n, "gamma_fd", openClosed(0, 100, "1/m^2"), p.gamma_fd);
     // Minimum distance, time stepping, randomness.
     readF(n, "d_min", closed(0, 5, "m"), p.d_min);
+    if (!n.has("d_min")) p.d_min = minDistanceForDensity(p.rho_limit);  // Narain 2009 §4.1, alpha = 1
     readF(n, "dt", openClosed(0, 1, "s"), p.dt);
     if (n.has("duration")) p.duration = n.get("duration", "").number(openClosed(0, 1e7, "s"));
     if (n.has("max_steps")) {

@@ -20,7 +20,7 @@ public:
         const ZonesSpec& z = s.scene.params.zones;
         params_ = ZonesParams{z.d1, z.d2, z.d3, z.f1, z.f2, z.f3, z.push_cap};
         return {
-            {"zones", StagePhase::Move, {"agents.preferred", "agents.position"}, {"agents.velocity"},
+            {"zones", StagePhase::Move, {"agents.preferred", "agents.position", "walls"}, {"agents.velocity"},
              [this](SimState& st) { runZones(st); }},
             {"agents", StagePhase::Move, {"agents.velocity", "walls"}, {"agents.position"},
              [](SimState& st) { runAdvect(st); }},
@@ -35,7 +35,8 @@ public:
 private:
     /// Preferred velocity plus the zone repulsions (seed 000 listings 4.7-4.8).
     void runZones(SimState& s) {
-        zonesVelocity(s.ex, s.agents.views(), s.gi, params_, s.splatWs.sort, ws_);
+        zonesVelocity(s.ex, s.agents.views(), s.gi, s.grid.blocked.view(s.ex), largestBodyRadius(s.scene), params_,
+                      s.splatWs.sort, ws_);
     }
 
     /// Advect, bodies (centre + the largest radius) clear of walls and the grid's edge.

@@ -1,5 +1,5 @@
 /// @file body_checks.cpp
-/// Wall clearance of bodies and window densities of positions (body_checks.hpp).
+/// Wall clearance of bodies and the local density of positions (body_checks.hpp).
 
 #include "body_checks.hpp"
 
@@ -9,6 +9,10 @@
 #include <vector>
 
 namespace ccrowd::validate {
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+}  // namespace
 
 double wallDistance(const SceneGrid& g, double x, double y, double reach) {
     const double x0 = g.origin.x, y0 = g.origin.y, x1 = x0 + g.nx * double(g.h), y1 = y0 + g.ny * double(g.h);
@@ -42,34 +46,61 @@ double smallestWallClearance(const SceneGrid& g, const AgentSnapshot& a, int* ag
     return best;
 }
 
-double largestWindowDensity(const SceneGrid& g, const AgentSnapshot& a, double side) {
-    const int w = std::max(1, static_cast<int>(std::lround(side / g.h)));
-    if (w > g.nx || w > g.ny) return 0.0;
-    // persons and open cells per cell, then summed-area tables
-    const int nx = g.nx, ny = g.ny;
-    std::vector<double> persons((nx + 1) * static_cast<std::size_t>(ny + 1), 0.0), open(persons.size(), 0.0);
-    auto at = [&](std::vector<double>& t, int i, int j) -> double& { return t[static_cast<std::size_t>(j) * (nx + 1) + i]; };
+LocalDensity::LocalDensity(const SceneGrid& g, double radius) : g_(g.info()), r2_(radius * radius) {
+    const double h = g.h;
+    reach_ = static_cast<int>(std::ceil(3.0 * radius / h));
+    // the kernel per cell offset (Helbing et al. 2007)
+    const int side = 2 * reach_ + 1;
+    weight_.resize(static_cast<std::size_t>(side) * side);
+    double total = 0.0;
+    for (int dj = -reach_; dj <= reach_; ++dj)
+        for (int di = -reach_; di <= reach_; ++di) {
+            const double d2 = (di * h) * (di * h) + (dj * h) * (dj * h);
+            const double w = std::exp(-d2 / (radius * radius)) / (kPi * radius * radius);
+            weight_[static_cast<std::size_t>(dj + reach_) * side + (di + reach_)] = w;
+            total += w;
+        }
+    // per open cell, the share of the kernel's weight that lies on open cells
+    openShare_.assign(static_cast<std::size_t>(g.nx) * g.ny, 0.0);
+    for (int j = 0; j < g.ny; ++j)
+        for (int i = 0; i < g.nx; ++i) {
+            if (g.blocked(i, j)) continue;
+            double open = 0.0;
+            for (int dj = -reach_; dj <= reach_; ++dj)
+                for (int di = -reach_; di <= reach_; ++di) {
+                    const int ii = i + di, jj = j + dj;
+                    if (ii < 0 || jj < 0 || ii >= g.nx || jj >= g.ny || g.blocked(ii, jj)) continue;
+                    open += weight_[static_cast<std::size_t>(dj + reach_) * side + (di + reach_)];
+                }
+            openShare_[static_cast<std::size_t>(j) * g.nx + i] = open / total;
+        }
+}
+
+double LocalDensity::largest(const AgentSnapshot& a, Vec2* at) const {
+    const int nx = g_.nx, ny = g_.ny;
+    const double h = g_.h;
+    // every agent's kernel, evaluated at the cell centres it reaches
+    std::vector<double> rho(static_cast<std::size_t>(nx) * ny, 0.0);
     for (int k = 0; k < a.size(); ++k) {
-        int i = 0, j = 0;
-        g.cellOf(a.x[k], a.y[k], i, j);
-        at(persons, i + 1, j + 1) += 1.0;
+        int ci = 0, cj = 0;
+        g_.cellOf(a.x[k], a.y[k], ci, cj);
+        for (int j = std::max(0, cj - reach_); j <= std::min(ny - 1, cj + reach_); ++j)
+            for (int i = std::max(0, ci - reach_); i <= std::min(nx - 1, ci + reach_); ++i) {
+                const double dx = g_.ox + (i + 0.5) * h - a.x[k], dy = g_.oy + (j + 0.5) * h - a.y[k];
+                rho[static_cast<std::size_t>(j) * nx + i] += std::exp(-(dx * dx + dy * dy) / r2_) / (kPi * r2_);
+            }
     }
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) at(open, i + 1, j + 1) = g.blocked(i, j) ? 0.0 : 1.0;
-    for (std::vector<double>* t : {&persons, &open})
-        for (int j = 1; j <= ny; ++j)
-            for (int i = 1; i <= nx; ++i) at(*t, i, j) += at(*t, i - 1, j) + at(*t, i, j - 1) - at(*t, i - 1, j - 1);
-    auto box = [&](std::vector<double>& t, int i, int j) {
-        return at(t, i + w, j + w) - at(t, i, j + w) - at(t, i + w, j) + at(t, i, j);
-    };
-    // every window of w x w cells at least half open
+    // persons per open m^2: divided by the kernel's open share
     double best = 0.0;
-    const double cellArea = double(g.h) * g.h;
-    for (int j = 0; j + w <= ny; ++j)
-        for (int i = 0; i + w <= nx; ++i) {
-            const double cells = box(open, i, j);
-            if (cells < 0.5 * w * w) continue;
-            best = std::max(best, box(persons, i, j) / (cells * cellArea));
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            const std::size_t c = static_cast<std::size_t>(j) * nx + i;
+            if (openShare_[c] <= 0.0) continue;
+            const double d = rho[c] / openShare_[c];
+            if (d > best) {
+                best = d;
+                if (at) *at = Vec2{static_cast<float>(g_.ox + (i + 0.5) * h), static_cast<float>(g_.oy + (j + 0.5) * h)};
+            }
         }
     return best;
 }

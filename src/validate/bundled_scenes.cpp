@@ -14,7 +14,7 @@ std::string bundledScene(const std::string& name) {
 }
 
 std::vector<std::string> bundledSceneNames() {
-    return {"corridor", "l_corner", "room_exit", "seed003_single_goal", "seed003_two_groups", "seed003_four_groups"};
+    return {"corridor", "l_corner", "room_exit", "bottleneck", "seed003_single_goal", "seed003_two_groups", "seed003_four_groups"};
 }
 
 }  // namespace ccrowd::validate

@@ -30,7 +30,7 @@ namespace ccrowd::validate {
 std::string bundledScene(const std::string& name);
 
 /// The bundled scenes the cases run, in order (corridor, l_corner,
-/// room_exit, the three seed-003 scenes).
+/// room_exit, bottleneck, the three seed-003 scenes).
 std::vector<std::string> bundledSceneNames();
 
 /// Weidmann (1993) fundamental diagram, v(rho) = 1.34 (1 - exp(-1.913 (1/rho
@@ -203,6 +203,33 @@ std::string fasterIsSlowerScene(double v0);
 /// the fastest speed it is >= 1.15 times that minimum.
 FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& speeds);
 
+// ---- UIC density limit -----------------------------------------------------
+
+/// Width R of the Gaussian kernel with which the UIC criterion measures the
+/// local density of the agents' positions (LocalDensity, body_checks.hpp).
+/// [Units: m]
+constexpr double kLocalDensityRadius = 0.7;
+
+/// A scene where the crowd reaches the UIC limit, run to its end: the local
+/// density of the agents' positions after every step against rho_limit.
+struct UicDensityResult : CaseResult {
+    std::string scene;               ///< Scene name ("bottleneck", "room_exit").
+    float rho_limit = 0.f;           ///< The scene's UIC limit. [Units: persons/m^2]
+    float d_min = 0.f;               ///< The scene's minimum distance. [Units: m]
+    long long steps = 0;             ///< Steps run.
+    long long pressure_steps = 0;    ///< Steps after which some cell had pressure > 0 (the UIC acted).
+    double max_density = 0.0;        ///< Largest local density after any step. [Units: persons/m^2]
+    double max_at = 0.0;             ///< When it occurred. [Units: s]
+    Vec2 max_where;                  ///< Where (a cell centre). [Units: m]
+    long long exited = 0, spawned = 0;
+};
+
+/// Runs scenes/<name>.json to its end. Precondition: the pressure is > 0
+/// somewhere after some step (the limit is reached). Criterion: after every
+/// step the local density of the agents' positions (Gaussian kernel of
+/// kLocalDensityRadius, per m^2 of open floor) is <= rho_limit everywhere.
+UicDensityResult uicDensity(const Exec& ex, const std::string& name);
+
 // ---- everything ------------------------------------------------------------
 
 /// Every case `ccrowd validate` runs.
@@ -212,6 +239,7 @@ struct ValidationResults {
     FundamentalDiagramResult fundamental;   ///< 0.5, 1, 1.5, ..., 5 persons/m^2.
     DoorFlowResult room_exit;               ///< 1 m door, scenes/room_exit.json.
     DoorSeriesResult door_widths;           ///< 0.8, 1.0, 1.2 m doors.
+    std::vector<UicDensityResult> uic;      ///< The UIC limit on bottleneck and room_exit.
     std::vector<Seed003Result> seed003;     ///< The three seed-003 scenes.
     FasterIsSlowerResult faster_is_slower;  ///< Social force, desired speeds 1..5 m/s.
 

@@ -79,7 +79,7 @@ std::string densityCorridorScene(double rho) {
       "goals": [{"name": "end", "areas": [{"rect": {"min": [59, 0], "max": [60, 4]}}]}],
       "groups": [{"name": "crowd", "spawn": [{"rect": {"min": [2, 0], "max": [32, 4]}}], "density": )"
       << rho << R"(, "speed": 1.34, "route": ["end"]}],
-      "model": {"seed": 3}})";
+      "model": {"seed": 3, "d_min": 0.4}})";
     return j.str();
 }
 
@@ -88,7 +88,10 @@ FundamentalDiagramResult fundamentalDiagram(const Exec& ex, const std::vector<do
     FundamentalDiagramResult r;
     r.title = "Fundamental diagram";
     r.description = "A 60 m x 4 m corridor whose first 30 m hold a crowd at a given density walking east (free speed "
-                    "1.34 m/s); density and mean speed are sampled every 0.5 s for t in 2-6 s in the section x in 12-22 m.";
+                    "1.34 m/s); density and mean speed are sampled every 0.5 s for t in 2-6 s in the section x in 12-22 m. "
+                    "d_min is the bodies' diameter, 0.4 m: at the default (0.46 m, hexagonal packing at rho_limit) "
+                    "4.5 and 5 persons/m^2 are 83% and 93% of the closest packing, more than the initial placement "
+                    "can seed.";
     r.source = "Weidmann 1993 (U. Weidmann, Transporttechnik der Fussgaenger, IVT ETH Zurich); reported beside it: "
                "SFPE Handbook (Nelson and Mowrer, emergency movement: v = 1.40 (1 - 0.266 rho) m/s)";
     for (double rho : densities) {

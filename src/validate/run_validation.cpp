@@ -13,6 +13,7 @@ std::vector<const CaseResult*> ValidationResults::cases() const {
     all.push_back(&fundamental);
     all.push_back(&room_exit);
     all.push_back(&door_widths);
+    for (const UicDensityResult& u : uic) all.push_back(&u);
     for (const Seed003Result& s : seed003) all.push_back(&s);
     all.push_back(&faster_is_slower);
     return all;
@@ -47,6 +48,10 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
     report(v.room_exit);
     v.door_widths = doorWidthSeries(ex, {0.8, 1.0, 1.2});
     report(v.door_widths);
+    for (const char* name : {"bottleneck", "room_exit"}) {
+        v.uic.push_back(uicDensity(ex, name));
+        report(v.uic.back());
+    }
     for (const char* name : {"seed003_single_goal", "seed003_two_groups", "seed003_four_groups"}) {
         v.seed003.push_back(seed003Scene(ex, name));
         report(v.seed003.back());

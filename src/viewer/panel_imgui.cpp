@@ -6,9 +6,15 @@
 #include "viewer/gl.hpp"
 
 #if CCROWD_HAVE_IMGUI
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+
+#include "sim/operational_model.hpp"
 #endif
 
 namespace ccrowd::viewer {
@@ -71,6 +77,19 @@ void Panel::draw(PanelState& s) {
         ImGui::SliderFloat("d_min [m]", &s.setup.d_min, 0.f, 1.f, "%.2f");
         ImGui::SliderFloat("vmax [m/s]", &s.setup.vmax, 0.1f, 5.f, "%.2f");
         ImGui::InputInt("grid (cells, long side)", &s.setup.grid, 8, 64);
+        // the operational model and its main parameters
+        const std::vector<std::string> models = sim::operationalModelNames();
+        int model = static_cast<int>(std::find(models.begin(), models.end(), s.setup.local) - models.begin());
+        if (ImGui::BeginCombo("model (local)", s.setup.local.c_str())) {
+            for (int m = 0; m < static_cast<int>(models.size()); ++m)
+                if (ImGui::Selectable(models[m].c_str(), m == model)) s.setup.local = models[m];
+            ImGui::EndCombo();
+        }
+        if (s.setup.local == "social_force") {
+            ImGui::SliderFloat("panic p", &s.setup.panic, 0.f, 1.f, "%.2f");
+            ImGui::SliderFloat("A [N]", &s.setup.A, 0.f, 5000.f, "%.0f");
+            ImGui::SliderFloat("B [m]", &s.setup.B, 0.01f, 0.5f, "%.3f");
+        }
         if (ImGui::Button("Restart (R)")) s.restart = true;
         if (!s.error.empty()) ImGui::TextColored(ImVec4(1.f, 0.4f, 0.4f, 1.f), "%s", s.error.c_str());
     }

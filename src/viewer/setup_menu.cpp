@@ -16,6 +16,12 @@ SetupParams readSetup(const Scene& scene, const SceneGrid& grid) {
     }
     p.d_min = scene.params.d_min;
     p.grid = std::max(grid.nx, grid.ny);
+    // the operational model; the first group's own panic, else the model's
+    const SocialForceSpec& sf = scene.params.social_force;
+    p.local = scene.params.local;
+    p.panic = !scene.groups.empty() && scene.groups[0].panic >= 0.f ? scene.groups[0].panic : sf.panic;
+    p.A = sf.A;
+    p.B = sf.B;
     return p;
 }
 
@@ -30,7 +36,12 @@ Scene applySetup(Scene scene, const SetupParams& p) {
         s.speed.max = p.vmax;
         s.speed.min = std::min(s.speed.min, p.vmax);
         s.speed.mean = std::clamp(s.speed.mean, s.speed.min, p.vmax);
+        s.panic = -1.f;  // the model's panic below
     }
+    scene.params.local = p.local;
+    scene.params.social_force.panic = p.panic;
+    scene.params.social_force.A = p.A;
+    scene.params.social_force.B = p.B;
     scene.params.d_min = p.d_min;
     if (p.grid > 0) scene.cell = std::max(scene.width, scene.height) / static_cast<float>(p.grid);
     return scene;
