@@ -34,7 +34,7 @@ Scene roomExit(const std::string& model, float door) {
 }
 
 /// The door each model is run with: 1 m; orca 2 m (through the 1 m door
-/// about 60 of 200 leave in 120 s: the continuum's preferred speed falls
+/// 53 of 200 leave in 120 s: the continuum's preferred speed falls
 /// with the density and ORCA adds no push).
 float doorFor(const std::string& model) { return model == "orca" ? 2.f : 1.f; }
 
