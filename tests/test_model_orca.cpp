@@ -287,7 +287,7 @@ class OrcaRoomExit : public ::testing::TestWithParam<Exec> {};
 
 /// scenes/room_exit.json under ORCA with its 1 m door (y 4.5-5.5) widened
 /// to 2 m. Through the 1 m door ORCA at its defaults lets only 53 of the
-/// 200 out in 120 s (129 with time_horizon 0.5 s): the continuum's
+/// 200 out in 120 s (117 with time_horizon 0.5 s): the continuum's
 /// preferred speed falls with the density (Weidmann) and ORCA, unlike the
 /// social force, adds no push.
 Scene roomExit2m() {
