@@ -122,7 +122,7 @@ TEST(OperationalModel, AnUnknownNameIsAnInputErrorNamingTheModels) {
         EXPECT_NE(m.find("'orca2'"), std::string::npos) << m;
         EXPECT_NE(m.find("'uic'"), std::string::npos) << m;
     }
-    EXPECT_EQ(sim::operationalModelNames(), (std::vector<std::string>{"uic", "social_force", "zones"}));
+    EXPECT_EQ(sim::operationalModelNames(), (std::vector<std::string>{"uic", "social_force", "orca", "zones"}));
     // every name makes its model, and the scene's default names one of them
     for (const std::string& n : sim::operationalModelNames())
         EXPECT_STREQ(sim::makeOperationalModel(n)->name(), n.c_str());

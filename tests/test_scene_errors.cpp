@@ -189,7 +189,7 @@ TEST_F(SceneErrors, OutOfRangeNumbers) {
     expectError("count_too_many", with("/groups/0/count", 20000000), "/groups/0/count", "10000000");
     expectError("seed_negative", with("/model/seed", -1), "/model/seed");
     expectError("iterations_zero", with("/model/pressure_iterations", 0), "/model/pressure_iterations", ">= 1");
-    expectError("local_unknown", with("/model/local", "orca"), "/model/local", "'uic'");
+    expectError("local_unknown", with("/model/local", "rvo2"), "/model/local", "'uic'");
     expectError("terrain_factor", with("/terrain", json::parse(R"([{"area": {"rect": {"min": [1, 1], "max": [2, 2]}}, "factor": 1.5}])")),
                 "/terrain/0/factor", "<= 1");
     expectError("rho_order", with("/model/rho_max", 0.2), "/model/rho_max", "rho_min < rho_max");
@@ -217,6 +217,16 @@ TEST_F(SceneErrors, OperationalModelParameters) {
     expectError("zones_strength", with("/model/zones/f3", 2), "/model/zones/f3", "f1 >= f2 >= f3");
     expectError("zones_d3_high", with("/model/zones/d3", 30), "/model/zones/d3", "<= 20 [m]");
     expectError("local_unknown_lists_all", with("/model/local", "rvo"), "/model/local", "'social_force'");
+    expectError("local_unknown_lists_orca", with("/model/local", "rvo"), "/model/local", "'orca'");
+    // ORCA (van den Berg 2011, RVO2): horizons, neighbour distance and count
+    expectError("orca_horizon_zero", with("/model/orca/time_horizon", 0), "/model/orca/time_horizon", "> 0 and <= 100 [s]");
+    expectError("orca_horizon_obst_negative", with("/model/orca/time_horizon_obst", -1), "/model/orca/time_horizon_obst",
+                "> 0 and <= 100 [s]");
+    expectError("orca_dist_high", with("/model/orca/neighbour_dist", 25), "/model/orca/neighbour_dist", "<= 20 [m]");
+    expectError("orca_neighbours_high", with("/model/orca/max_neighbours", 33), "/model/orca/max_neighbours", "32");
+    expectError("orca_neighbours_zero", with("/model/orca/max_neighbours", 0), "/model/orca/max_neighbours", "1");
+    expectError("orca_neighbours_fraction", with("/model/orca/max_neighbours", 2.5), "/model/orca/max_neighbours");
+    expectError("orca_unknown_key", with("/model/orca/radius", 0.3), "/model/orca", "radius");
 }
 
 TEST_F(SceneErrors, GridAndAgentCaps) {

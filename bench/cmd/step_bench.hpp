@@ -35,7 +35,7 @@ struct StepBenchOptions {
     /// (ModelParams::potential_warm_start): {false} (the default), {true} or both.
     std::vector<bool> warmStart{false};
     /// Operational models to run each configuration with (ModelParams::local:
-    /// "uic", "social_force", "zones"); empty: each scene's own (synthetic: uic).
+    /// "uic", "social_force", "orca", "zones"); empty: each scene's own (synthetic: uic).
     std::vector<std::string> locals;
 };
 

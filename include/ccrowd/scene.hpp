@@ -152,6 +152,23 @@ struct ZonesSpec {
     float push_cap = 0.75f;                 ///< Largest summed repulsion as a fraction of the preferred speed (ccrowd's addition). [Limit: 0..10]
 };
 
+/// ORCA operational model (van den Berg et al. 2011, the RVO2 library):
+/// "model": {"orca": {...}}. RVO2's examples use a horizon of 5-10 s and 10
+/// neighbours for agents that walk 1-2 radii per second; a person walks
+/// about 7 radii (1.34 m/s, r 0.2 m) per second, so 2 s already spans
+/// 2.7 m, two to three persons ahead; a longer horizon only narrows the
+/// permitted velocities in a crowd.
+struct OrcaSpec {
+    float time_horizon = 2.f;       ///< tau: collisions with agents within this time are avoided. [Units: s] [Limit: > 0, <= 100]
+    float time_horizon_obst = 1.f;  ///< tau_obst: the same for walls (shorter: walls are also kept out by confinement). [Units: s] [Limit: > 0, <= 100]
+    /// Centre distance within which agents are neighbours: above 0.8
+    /// persons/m^2 the 10 nearest are within 2 m anyway, and the gather's
+    /// cost grows with its square (3 m: 1.9x the ORCA stage's time at 100k
+    /// agents). [Units: m] [Limit: > 0, <= 20]
+    float neighbour_dist = 2.f;
+    int max_neighbours = 10;        ///< Nearest neighbours taken into account (RVO2's examples: 10). [Limit: 1..32]
+};
+
 /// Model parameters (Treuille et al. 2006; Narain et al. 2009; seed 003).
 /// The centre spacing of discs in hexagonal packing at @p rhoLimit persons
 /// per m^2: the minimum distance at which the crowd, however it packs,
@@ -190,11 +207,13 @@ struct ModelParams {
     /// updates of a cold solve (README, "Benchmarking the eikonal solvers").
     bool potential_warm_start = false;
     /// Operational (local) model: "uic" (Narain 2009 pressure plus
-    /// minimum-distance separation), "social_force" (Helbing 2000) or
-    /// "zones" (seed 000's three-zone repulsion).
+    /// minimum-distance separation), "social_force" (Helbing 2000),
+    /// "orca" (van den Berg et al. 2011, RVO2) or "zones" (seed 000's
+    /// three-zone repulsion).
     std::string local = "uic";
     SocialForceSpec social_force;   ///< Parameters of "social_force".
     ZonesSpec zones;                ///< Parameters of "zones".
+    OrcaSpec orca;                  ///< Parameters of "orca".
 };
 
 /// A parsed scene.

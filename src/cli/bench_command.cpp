@@ -111,7 +111,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         ->check(CLI::IsMember({"on", "off", "both"}))
         ->capture_default_str();
     step->add_option("--local", s2->local,
-                     "Comma-separated operational models to run each configuration with (uic, social_force, zones); "
+                     "Comma-separated operational models to run each configuration with (uic, social_force, orca, zones); "
                      "default: each scene's own (synthetic scenes: uic). A row each, with a `local` column")
         ->capture_default_str();
     step->callback([s2, &commands] {

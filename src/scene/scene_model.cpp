@@ -62,13 +62,24 @@ ZonesSpec parseZones(const Node& n) {
     return z;
 }
 
+/// "orca": {...} (van den Berg et al. 2011, RVO2's agent parameters).
+OrcaSpec parseOrca(const Node& n) {
+    n.object({"time_horizon", "time_horizon_obst", "neighbour_dist", "max_neighbours"});
+    OrcaSpec o;
+    readF(n, "time_horizon", openClosed(0, 100, "s"), o.time_horizon);
+    readF(n, "time_horizon_obst", openClosed(0, 100, "s"), o.time_horizon_obst);
+    readF(n, "neighbour_dist", openClosed(0, 20, "m"), o.neighbour_dist);
+    if (n.has("max_neighbours")) o.max_neighbours = static_cast<int>(n.get("max_neighbours", "").integer(1, 32));
+    return o;
+}
+
 }  // namespace
 
 ModelParams parseModel(const Node& n) {
     n.object({"alpha", "beta", "gamma", "rho_min", "rho_max", "rho_limit", "v0", "rho_jam", "gamma_fd", "d_min", "dt",
               "duration", "max_steps", "seed", "box_margin", "pressure_iterations", "pressure_tolerance",
               "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start", "local",
-              "social_force", "zones"});
+              "social_force", "zones", "orca"});
     ModelParams p;
     // Unit-cost weights (Treuille 2006 eq. 4).
     readF(n, "alpha", closed(0, 1e3), p.alpha);
@@ -116,12 +127,13 @@ ModelParams parseModel(const Node& n) {
     if (n.has("local")) {
         const Node v = n.get("local", "");
         p.local = v.string();
-        if (p.local != "uic" && p.local != "social_force" && p.local != "zones")
-            v.fail("no such operational model",
-                   "'uic' (UIC pressure + minimum distance), 'social_force' (Helbing 2000) or 'zones' (seed 000)");
+        if (p.local != "uic" && p.local != "social_force" && p.local != "orca" && p.local != "zones")
+            v.fail("no such operational model", "'uic' (UIC pressure + minimum distance), 'social_force' (Helbing "
+                                                 "2000), 'orca' (van den Berg 2011, RVO2) or 'zones' (seed 000)");
     }
     if (n.has("social_force")) p.social_force = parseSocialForce(n.get("social_force", ""));
     if (n.has("zones")) p.zones = parseZones(n.get("zones", ""));
+    if (n.has("orca")) p.orca = parseOrca(n.get("orca", ""));
     return p;
 }
 

@@ -4,8 +4,8 @@
 /// JuPedSim separates its operational models: the continuum's stages give
 /// every agent its preferred velocity (Narain et al. 2009 §6, seed 003); an
 /// operational model turns preferred velocities into moves: the UIC
-/// pressure with minimum-distance separation, Helbing's social force or
-/// seed 000's zone repulsion (ORCA would plug in here too). The model owns its private fields and buffers.
+/// pressure with minimum-distance separation, Helbing's social force,
+/// ORCA (RVO2) or seed 000's zone repulsion. The model owns its private fields and buffers.
 
 #include <cstddef>
 #include <memory>
@@ -36,6 +36,8 @@ public:
 std::unique_ptr<OperationalModel> makeUicModel();
 /// The social force model (social_force_model.cpp).
 std::unique_ptr<OperationalModel> makeSocialForceModel();
+/// The ORCA model (orca_model.cpp).
+std::unique_ptr<OperationalModel> makeOrcaModel();
 /// The zone-repulsion model (zones_model.cpp).
 std::unique_ptr<OperationalModel> makeZonesModel();
 

@@ -1,0 +1,80 @@
+/// @file orca_model.cpp
+/// The ORCA operational model (van den Berg et al. 2011, the RVO2 library;
+/// kernels/orca.hpp): the continuum's preferred velocity is each person's
+/// preferred velocity and the free speed its maximum; one stage picks every
+/// new velocity by ORCA's linear program against neighbours and walls, then
+/// advection keeps bodies out of walls.
+
+#include <algorithm>
+
+#include "kernels/orca.hpp"
+#include "sim/operational_model.hpp"
+#include "sim/sim_state.hpp"
+
+namespace ccrowd::sim {
+
+namespace {
+
+class OrcaModel final : public OperationalModel {
+public:
+    const char* name() const override { return "orca"; }
+
+    std::vector<Stage> stages(SimState& s) override {
+        const OrcaSpec& o = s.scene.params.orca;
+        params_ = OrcaParams{o.time_horizon, o.time_horizon_obst, o.neighbour_dist, o.max_neighbours};
+        // per field: the body radius of its group
+        const int fields = static_cast<int>(s.fields.group.size());
+        radiusOf_.resize(fields);
+        for (int f = 0; f < fields; ++f)
+            radiusOf_[static_cast<std::size_t>(f)] =
+                s.scene.groups[static_cast<std::size_t>(s.fields.group[static_cast<std::size_t>(f)])].radius;
+        radiusOf_.toDevice(s.ex);
+        // walls are the grid's blocked cells (static): mark the cells near one once, for the fastest group
+        float maxSpeed = 0.f;
+        for (const GroupSpec& g : s.scene.groups) maxSpeed = std::max(maxSpeed, g.speed.max);
+        reach_ = orcaWallReachCells(params_, maxSpeed, largestBodyRadius(s.scene), s.gi.h);
+        markNearWalls(s.grid.blocked, reach_, nearWall_);
+        nearWall_.toDevice(s.ex);
+        return {
+            {"orca", StagePhase::Move,
+             {"agents.preferred", "agents.velocity", "agents.position", "agents.field", "walls"},
+             {"agents.velocity"}, [this](SimState& st) { runOrca(st); }},
+            {"agents", StagePhase::Move, {"agents.velocity", "walls"}, {"agents.position"},
+             [](SimState& st) { runAdvect(st); }},
+        };
+    }
+
+    std::size_t agentBufferBytes() const override {
+        return (ws_.vx.vector().capacity() + ws_.vy.vector().capacity()) * sizeof(float);
+    }
+    std::size_t gridBufferBytes() const override {
+        return nearWall_.size() * sizeof(std::uint8_t) + static_cast<std::size_t>(ws_.grid.first.size()) * sizeof(int) +
+               static_cast<std::size_t>(radiusOf_.size()) * sizeof(float);
+    }
+
+private:
+    /// New velocities by ORCA (van den Berg et al. 2011 §5).
+    void runOrca(SimState& s) {
+        const Exec& ex = s.ex;
+        const WallReach walls{nearWall_.view(ex), reach_};
+        orcaVelocity(ex, s.agents.views(), s.gi, s.grid.blocked.view(ex), walls, params_, radiusOf_.view(ex),
+                     s.scene.params.dt, s.splatWs.sort, ws_);
+    }
+
+    /// Advect, bodies (centre + the largest radius) clear of walls and the grid's edge.
+    static void runAdvect(SimState& s) {
+        advect(s.ex, s.agents.views(), s.gi, s.grid.blocked.view(s.ex), s.scene.params.dt, largestBodyRadius(s.scene));
+    }
+
+    OrcaParams params_;
+    Array<float> radiusOf_;
+    Field<std::uint8_t> nearWall_;
+    int reach_ = 2;
+    OrcaWorkspace ws_;
+};
+
+}  // namespace
+
+std::unique_ptr<OperationalModel> makeOrcaModel() { return std::make_unique<OrcaModel>(); }
+
+}  // namespace ccrowd::sim
