@@ -4,6 +4,10 @@
 /// arrays, handed to a stage on the Exec's side by views() and brought back
 /// by fetch().
 
+#include <cstring>
+
+#include <gtest/gtest.h>
+
 #include "ccrowd/backend.hpp"
 #include "ccrowd/field.hpp"
 #include "kernels/stages.hpp"
@@ -44,5 +48,17 @@ struct TestCrowd : AgentColumns<Array> {
         forEachColumn(*this, [](auto& column) { column.download(); });
     }
 };
+
+/// Expects @p a and @p b to hold bit-identical positions and velocities
+/// (runs with different thread counts must agree exactly).
+inline void expectIdenticalStates(const TestCrowd& a, const TestCrowd& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (int k = 0; k < a.size(); ++k) {
+        EXPECT_EQ(std::memcmp(&a.x[k], &b.x[k], sizeof(float)), 0) << k;
+        EXPECT_EQ(std::memcmp(&a.y[k], &b.y[k], sizeof(float)), 0) << k;
+        EXPECT_EQ(std::memcmp(&a.vx[k], &b.vx[k], sizeof(float)), 0) << k;
+        EXPECT_EQ(std::memcmp(&a.vy[k], &b.vy[k], sizeof(float)), 0) << k;
+    }
+}
 
 }  // namespace ccrowd::test

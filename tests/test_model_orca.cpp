@@ -264,12 +264,7 @@ TEST(OrcaStageThreads, OneAndTwoThreadsGiveIdenticalResults) {
         w.run(Exec{Backend::Cpu, threads}, c, 20);
         out.push_back(c);
     }
-    for (int k = 0; k < out[0].size(); ++k) {
-        EXPECT_EQ(std::memcmp(&out[0].x[k], &out[1].x[k], sizeof(float)), 0) << k;
-        EXPECT_EQ(std::memcmp(&out[0].y[k], &out[1].y[k], sizeof(float)), 0) << k;
-        EXPECT_EQ(std::memcmp(&out[0].vx[k], &out[1].vx[k], sizeof(float)), 0) << k;
-        EXPECT_EQ(std::memcmp(&out[0].vy[k], &out[1].vy[k], sizeof(float)), 0) << k;
-    }
+    expectIdenticalStates(out[0], out[1]);
 }
 
 INSTANTIATE_TEST_SUITE_P(PerBackend, OrcaStage, ::testing::ValuesIn(testExecs()), ExecParamName());

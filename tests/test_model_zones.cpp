@@ -117,10 +117,7 @@ TEST(ZonesStageThreads, OneAndTwoThreadsGiveIdenticalResults) {
         zonesOnOpenFloor(ex, c, ZonesParams{}, sort, ws);
         out.push_back(c);
     }
-    for (int k = 0; k < out[0].size(); ++k) {
-        EXPECT_EQ(std::memcmp(&out[0].vx[k], &out[1].vx[k], sizeof(float)), 0) << k;
-        EXPECT_EQ(std::memcmp(&out[0].vy[k], &out[1].vy[k], sizeof(float)), 0) << k;
-    }
+    expectIdenticalStates(out[0], out[1]);
 }
 
 INSTANTIATE_TEST_SUITE_P(PerBackend, ZonesStage, ::testing::ValuesIn(testExecs()), ExecParamName());

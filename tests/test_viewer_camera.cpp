@@ -73,6 +73,7 @@ TEST(ViewerSetupMenu, AppliesCountRadiusDistanceSpeedAndGrid) {
     p.panic = 0.4f;
     p.A = 1500.f;
     p.B = 0.1f;
+    p.time_horizon = 1.5f;
     s.groups[1].panic = 0.9f;  // a group's own panic gives way to the panel's
     const Scene t = viewer::applySetup(s, p);
     ASSERT_EQ(t.groups.size(), 2u);
@@ -89,6 +90,7 @@ TEST(ViewerSetupMenu, AppliesCountRadiusDistanceSpeedAndGrid) {
     EXPECT_FLOAT_EQ(t.params.social_force.panic, 0.4f);
     EXPECT_FLOAT_EQ(t.params.social_force.A, 1500.f);
     EXPECT_FLOAT_EQ(t.params.social_force.B, 0.1f);
+    EXPECT_FLOAT_EQ(t.params.orca.time_horizon, 1.5f);
     for (const GroupSpec& g : t.groups) EXPECT_EQ(g.panic, -1.f);
     EXPECT_FLOAT_EQ(t.cell, 40.f / 100.f);
     const SceneGrid grid = rasterizeScene(t);
@@ -100,6 +102,7 @@ TEST(ViewerSetupMenu, AppliesCountRadiusDistanceSpeedAndGrid) {
     EXPECT_FLOAT_EQ(back.panic, 0.4f);
     EXPECT_FLOAT_EQ(back.A, 1500.f);
     EXPECT_FLOAT_EQ(back.B, 0.1f);
+    EXPECT_FLOAT_EQ(back.time_horizon, 1.5f);
     // the restarted scene runs the chosen model's stages
     Simulation sim(t, Exec{Backend::Cpu, 1});
     const auto& names = sim.stageNames();

@@ -152,6 +152,10 @@ struct ZonesSpec {
     float push_cap = 0.75f;                 ///< Largest summed repulsion as a fraction of the preferred speed (ccrowd's addition). [Limit: 0..10]
 };
 
+/// Largest OrcaSpec::max_neighbours: the ORCA kernel's fixed per-agent
+/// neighbour arrays (kernels/orca.hpp, kOrcaMaxNeighbours, asserted equal).
+constexpr int kOrcaNeighbourLimit = 32;
+
 /// ORCA operational model (van den Berg et al. 2011, the RVO2 library):
 /// "model": {"orca": {...}}. RVO2's examples use a horizon of 5-10 s and 10
 /// neighbours for agents that walk 1-2 radii per second; a person walks
@@ -166,10 +170,9 @@ struct OrcaSpec {
     /// cost grows with its square (3 m: 1.9x the ORCA stage's time at 100k
     /// agents). [Units: m] [Limit: > 0, <= 20]
     float neighbour_dist = 2.f;
-    int max_neighbours = 10;        ///< Nearest neighbours taken into account (RVO2's examples: 10). [Limit: 1..32]
+    int max_neighbours = 10;        ///< Nearest neighbours taken into account (RVO2's examples: 10). [Limit: 1..kOrcaNeighbourLimit]
 };
 
-/// Model parameters (Treuille et al. 2006; Narain et al. 2009; seed 003).
 /// The centre spacing of discs in hexagonal packing at @p rhoLimit persons
 /// per m^2: the minimum distance at which the crowd, however it packs,
 /// cannot exceed the UIC limit locally (Narain et al. 2009 §4.1:
@@ -177,6 +180,7 @@ struct OrcaSpec {
 /// 5.4 persons/m^2. [Units: m] [Limit: rhoLimit > 0]
 inline float minDistanceForDensity(float rhoLimit) { return std::sqrt(2.f / (std::sqrt(3.f) * rhoLimit)); }
 
+/// Model parameters (Treuille et al. 2006; Narain et al. 2009; seed 003).
 struct ModelParams {
     float alpha = 1.f;              ///< Path-length weight. [Limit: >= 0, <= 1e3; alpha + beta > 0]
     float beta = 1.f;               ///< Time weight. [Limit: >= 0, <= 1e3]

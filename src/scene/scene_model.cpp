@@ -69,7 +69,7 @@ OrcaSpec parseOrca(const Node& n) {
     readF(n, "time_horizon", openClosed(0, 100, "s"), o.time_horizon);
     readF(n, "time_horizon_obst", openClosed(0, 100, "s"), o.time_horizon_obst);
     readF(n, "neighbour_dist", openClosed(0, 20, "m"), o.neighbour_dist);
-    if (n.has("max_neighbours")) o.max_neighbours = static_cast<int>(n.get("max_neighbours", "").integer(1, 32));
+    if (n.has("max_neighbours")) o.max_neighbours = static_cast<int>(n.get("max_neighbours", "").integer(1, kOrcaNeighbourLimit));
     return o;
 }
 

@@ -13,6 +13,8 @@
 
 namespace ccrowd::sim {
 
+static_assert(kOrcaNeighbourLimit == kOrcaMaxNeighbours, "the scene's max_neighbours limit is the kernel's array size");
+
 namespace {
 
 class OrcaModel final : public OperationalModel {

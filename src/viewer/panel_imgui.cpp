@@ -90,6 +90,7 @@ void Panel::draw(PanelState& s) {
             ImGui::SliderFloat("A [N]", &s.setup.A, 0.f, 5000.f, "%.0f");
             ImGui::SliderFloat("B [m]", &s.setup.B, 0.01f, 0.5f, "%.3f");
         }
+        if (s.setup.local == "orca") ImGui::SliderFloat("time horizon [s]", &s.setup.time_horizon, 0.1f, 10.f, "%.1f");
         if (ImGui::Button("Restart (R)")) s.restart = true;
         if (!s.error.empty()) ImGui::TextColored(ImVec4(1.f, 0.4f, 0.4f, 1.f), "%s", s.error.c_str());
     }

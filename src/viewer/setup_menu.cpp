@@ -22,6 +22,7 @@ SetupParams readSetup(const Scene& scene, const SceneGrid& grid) {
     p.panic = !scene.groups.empty() && scene.groups[0].panic >= 0.f ? scene.groups[0].panic : sf.panic;
     p.A = sf.A;
     p.B = sf.B;
+    p.time_horizon = scene.params.orca.time_horizon;
     return p;
 }
 
@@ -42,6 +43,7 @@ Scene applySetup(Scene scene, const SetupParams& p) {
     scene.params.social_force.panic = p.panic;
     scene.params.social_force.A = p.A;
     scene.params.social_force.B = p.B;
+    scene.params.orca.time_horizon = p.time_horizon;
     scene.params.d_min = p.d_min;
     if (p.grid > 0) scene.cell = std::max(scene.width, scene.height) / static_cast<float>(p.grid);
     return scene;

@@ -2,7 +2,7 @@
 /// @file setup_menu.hpp
 /// Seed 003's set-up menu (agent count, radius, d_min, vmax and grid size)
 /// and the operational model with its main parameters (issue 14: social
-/// force A, B and panic p), applied to a scene before (re)starting it. No
+/// force A, B and panic p; ORCA's time horizon), applied to a scene before (re)starting it. No
 /// GL here.
 
 #include <string>
@@ -22,6 +22,7 @@ struct SetupParams {
     float panic = 0.f;     ///< Social force panic p of every group. [Limit: 0..1]
     float A = 2000.f;      ///< Social force repulsion strength. [Units: N] [Limit: 0..1e6]
     float B = 0.08f;       ///< Social force repulsion range. [Units: m] [Limit: > 0, <= 10]
+    float time_horizon = 2.f;  ///< ORCA time horizon. [Units: s] [Limit: > 0, <= 100]
 };
 
 /// Reads the set-up of @p scene (its resolved agent counts from @p grid).
