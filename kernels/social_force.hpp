@@ -141,15 +141,7 @@ CC_HD inline bool nearestWallPoint(const GridInfo& g, View2<const std::uint8_t> 
     int ci, cj;
     g.cellOf(x, y, ci, cj);
     if (!g.inside(ci, cj) || !w.nearWall(ci, cj)) return false;
-    float best = INFINITY;
-    for (int j = cj - w.reach; j <= cj + w.reach; ++j)
-        for (int i = ci - w.reach; i <= ci + w.reach; ++i) {
-            if (cellOpen(blocked, i, j)) continue;
-            float px, py;
-            const float d = distanceToCell(g, i, j, x, y, px, py);
-            if (d < best) { best = d; qx = px; qy = py; }
-        }
-    return best < INFINITY;
+    return nearestBlockedPoint(g, blocked, w.reach, x, y, qx, qy) < INFINITY;
 }
 
 /// One semi-implicit Euler sub-step of the social force for agent k (reads

@@ -56,7 +56,7 @@ LocalDensity::LocalDensity(const SceneGrid& g, double radius) : g_(g.info()), r2
     for (int dj = -reach_; dj <= reach_; ++dj)
         for (int di = -reach_; di <= reach_; ++di) {
             const double d2 = (di * h) * (di * h) + (dj * h) * (dj * h);
-            const double w = std::exp(-d2 / (radius * radius)) / (kPi * radius * radius);
+            const double w = std::exp(-d2 / r2_) / (kPi * r2_);
             weight_[static_cast<std::size_t>(dj + reach_) * side + (di + reach_)] = w;
             total += w;
         }
@@ -87,16 +87,17 @@ double LocalDensity::largest(const AgentSnapshot& a, Vec2* at) const {
         for (int j = std::max(0, cj - reach_); j <= std::min(ny - 1, cj + reach_); ++j)
             for (int i = std::max(0, ci - reach_); i <= std::min(nx - 1, ci + reach_); ++i) {
                 const double dx = g_.ox + (i + 0.5) * h - a.x[k], dy = g_.oy + (j + 0.5) * h - a.y[k];
-                rho[static_cast<std::size_t>(j) * nx + i] += std::exp(-(dx * dx + dy * dy) / r2_) / (kPi * r2_);
+                rho[static_cast<std::size_t>(j) * nx + i] += std::exp(-(dx * dx + dy * dy) / r2_);
             }
     }
-    // persons per open m^2: divided by the kernel's open share
+    // persons per open m^2: the kernel's norm 1 / (pi R^2), divided by its open share
+    const double norm = 1.0 / (kPi * r2_);
     double best = 0.0;
     for (int j = 0; j < ny; ++j)
         for (int i = 0; i < nx; ++i) {
             const std::size_t c = static_cast<std::size_t>(j) * nx + i;
             if (openShare_[c] <= 0.0) continue;
-            const double d = rho[c] / openShare_[c];
+            const double d = norm * rho[c] / openShare_[c];
             if (d > best) {
                 best = d;
                 if (at) *at = Vec2{static_cast<float>(g_.ox + (i + 0.5) * h), static_cast<float>(g_.oy + (j + 0.5) * h)};
