@@ -10,6 +10,7 @@ CCROWD_APT_PACKAGES=(
   libcli11-dev libstb-dev         # command line, PNG writing
   nlohmann-json3-dev              # scene files
   libsqlite3-dev sqlite3          # trajectory databases (JuPedSim/PedPy format), CLI to inspect them
+  libboost-dev                    # Boost.Geometry: exact sub-cell walls and doors, walkable-area WKT
 )
 # The optional viewer (ccrowd view / render; CMake's CCROWD_VIEWER=AUTO builds
 # it when these are present, and everything else builds without them), and

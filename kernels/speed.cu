@@ -14,7 +14,7 @@
 namespace ccrowd::sim {
 
 void perceive(const Exec& ex, const GridInfo& g, const CellRange& box, float radius, View2<const float> rho,
-              View2<const Vel2> velocity, View2<const std::uint8_t> blocked, PerceiveWorkspace& ws,
+              View2<const Vel2> velocity, View2<const float> openFraction, PerceiveWorkspace& ws,
               View2<float> rhoOut, View2<Vel2> velocityOut) {
     if (!(radius >= 0.f) || !std::isfinite(radius))
         throw InputError(fieldMessage("speed.perception_radius", std::to_string(radius), "out of range", ">= 0, finite [m]"));
@@ -30,7 +30,7 @@ void perceive(const Exec& ex, const GridInfo& g, const CellRange& box, float rad
     if (ws.rows.nx() != g.nx || ws.rows.ny() != g.ny) ws.rows.assign(g.nx, g.ny, WindowSums{});
     const View2<WindowSums> sums = ws.rows.view(ex);
     // pass 1 along x, pass 2 along y (read current, write next)
-    forEachCell(ex, rows, PerceiveRowsKernel{g, reach, m, rho, velocity, blocked, sums});
+    forEachCell(ex, rows, PerceiveRowsKernel{g, reach, m, rho, velocity, openFraction, sums});
     forEachCell(ex, out, PerceiveColumnsKernel{g, reach, m, sums, rhoOut, velocityOut});
 }
 

@@ -52,7 +52,7 @@ CC_HD inline float freeSpeed(const SpeedParams& p, float rhoN, float terrainN) {
 // window) / (open area of the window). One person alone perceives at most
 // 1/(2R)^2 (0.25 persons/m^2 for R = 1 m: Weidmann speed 1.339 m/s) on any
 // grid, and a uniform crowd of density rho perceives rho, next to walls too
-// (wall cells add no area). The window is a box, separable: pass 1 sums rows,
+// (each cell adds its open area, exact from the wall polygons: issue 12). The window is a box, separable: pass 1 sums rows,
 // pass 2 sums those along columns; weights cover exactly [-R, R].
 // Limitation: the box does not stop at walls, so crowds within R behind a
 // wall thinner than R are perceived too.
@@ -62,7 +62,7 @@ CC_HD inline float freeSpeed(const SpeedParams& p, float rhoN, float terrainN) {
 struct alignas(16) WindowSums {
     float mass = 0.f;          ///< sum w rho, every cell (mass splatted into a wall cell belongs to a person next to it). [Units: persons/m^2]
     float mx = 0.f, my = 0.f;  ///< sum w rho v. [Units: persons/m^2 m/s]
-    float area = 0.f;          ///< sum w over open cells. [Limit: >= 0]
+    float area = 0.f;          ///< sum w x open fraction (the window's open area in cells). [Limit: >= 0]
 };
 
 /// Reusable buffers of perceive(): the pass-1 row sums. [Size: nx*ny]
@@ -105,7 +105,7 @@ struct PerceiveRowsKernel {
     int m = 0;                          ///< windowCells(reach).
     View2<const float> rho;             ///< Splat density. [Units: persons/m^2]
     View2<const Vel2> velocity;         ///< Mean velocity per cell. [Units: m/s]
-    View2<const std::uint8_t> blocked;  ///< 1 = blocked. (null: none)
+    View2<const float> openFraction;    ///< Open share of each cell's area (SceneGrid::open_fraction; null: every cell whole). [Limit: 0..1]
     View2<WindowSums> out;
 
     CC_HD void operator()(int i, int j) const {
@@ -119,7 +119,7 @@ struct PerceiveRowsKernel {
             s.mass += r;
             s.mx += r * v.x;
             s.my += r * v.y;
-            if (!(blocked.data && blocked(k, j))) s.area += w;
+            s.area += openFraction.data ? w * openFraction(k, j) : w;
         }
         out(i, j) = s;
     }

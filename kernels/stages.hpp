@@ -117,14 +117,15 @@ struct PerceiveWorkspace;
 /// PerceiveColumnsKernel): the crowd seen over a square window of half-width
 /// @p radius [m] centred on each cell, rho~ = persons in the window / open
 /// area of the window [persons/m^2] (mass splatted into wall cells counts,
-/// wall area does not) and v~ = momentum / mass in the window [m/s] (0 where
+/// wall area does not: each cell adds @p openFraction of its area, null =
+/// whole cells) and v~ = momentum / mass in the window [m/s] (0 where
 /// empty). Written on @p box grown by aheadCells(radius, h) cells (faces read
 /// that far ahead), clamped to the grid; other cells are not written. A
 /// radius below h/2 gives each cell its own values. Deterministic: two
 /// separable passes, fixed summation order. Throws InputError for a negative
 /// or non-finite radius.
 void perceive(const Exec& ex, const GridInfo& g, const CellRange& box, float radius, View2<const float> rho,
-              View2<const Vel2> velocity, View2<const std::uint8_t> blocked, PerceiveWorkspace& ws,
+              View2<const Vel2> velocity, View2<const float> openFraction, PerceiveWorkspace& ws,
               View2<float> rhoOut, View2<Vel2> velocityOut);
 
 /// Speed on the four faces of every open cell of @p box (Treuille 2006 §4.2):

@@ -25,28 +25,29 @@ CellRange uicBox(const CellRange& fineBox, int factor) {
                      (fineBox.j1 + factor - 1) / factor};
 }
 
-void uicWalls(const Exec& ex, int factor, View2<const std::uint8_t> fineBlocked, View2<std::uint8_t> blockedOut,
-              View2<Face4> apertureOut) {
-    if (factor < 1 || blockedOut.nx != (fineBlocked.nx + factor - 1) / factor ||
-        blockedOut.ny != (fineBlocked.ny + factor - 1) / factor || apertureOut.nx != blockedOut.nx ||
-        apertureOut.ny != blockedOut.ny)
-        throw InputError("uicWalls: the outputs must be the UIC grid of the fine mask (factor " +
-                         std::to_string(factor) + ")");
+void uicWalls(const Exec& ex, int factor, View2<const float> fineOpen, View2<const float> apertureX,
+              View2<const float> apertureY, View2<std::uint8_t> blockedOut, View2<Face4> apertureOut) {
+    if (factor < 1 || blockedOut.nx != (fineOpen.nx + factor - 1) / factor ||
+        blockedOut.ny != (fineOpen.ny + factor - 1) / factor || apertureOut.nx != blockedOut.nx ||
+        apertureOut.ny != blockedOut.ny || apertureX.nx != fineOpen.nx + 1 || apertureX.ny != fineOpen.ny ||
+        apertureY.nx != fineOpen.nx || apertureY.ny != fineOpen.ny + 1)
+        throw InputError("uicWalls: the outputs must be the UIC grid of the fine fields, the apertures one face line "
+                         "longer than the cells (factor " + std::to_string(factor) + ")");
     // one thread per UIC cell: blocked mask and face apertures
     forEachCell(ex, CellRange{0, 0, blockedOut.nx, blockedOut.ny},
-                UicWallsKernel{factor, fineBlocked, blockedOut, apertureOut});
+                UicWallsKernel{factor, fineOpen, apertureX, apertureY, blockedOut, apertureOut});
 }
 
 void uicRestrict(const Exec& ex, int factor, const CellRange& fineBox, const CellRange& box, View2<const float> rho,
-                 View2<const Vel2> velocity, View2<const std::uint8_t> fineBlocked, View2<float> rhoOut,
+                 View2<const Vel2> velocity, View2<const float> fineOpen, View2<float> rhoOut,
                  View2<Vel2> velocityOut) {
-    if (factor < 1 || rho.nx != fineBlocked.nx || rho.ny != fineBlocked.ny || velocity.nx != rho.nx ||
+    if (factor < 1 || rho.nx != fineOpen.nx || rho.ny != fineOpen.ny || velocity.nx != rho.nx ||
         velocity.ny != rho.ny || rhoOut.nx != (rho.nx + factor - 1) / factor ||
         rhoOut.ny != (rho.ny + factor - 1) / factor || velocityOut.nx != rhoOut.nx || velocityOut.ny != rhoOut.ny)
         throw InputError("uicRestrict: the outputs must be the UIC grid of the fine fields (factor " +
                          std::to_string(factor) + ")");
     // persons / open area and momentum / mass of each UIC cell of the box
-    forEachCell(ex, box, UicRestrictKernel{factor, fineBox, rho, velocity, fineBlocked, rhoOut, velocityOut});
+    forEachCell(ex, box, UicRestrictKernel{factor, fineBox, rho, velocity, fineOpen, rhoOut, velocityOut});
 }
 
 void uicProlong(const Exec& ex, int factor, View2<const float> coarse, View2<float> fine) {

@@ -14,9 +14,9 @@
 /// The UIC grid has cells of c x c fine cells (c = uicFactor(R, h), about
 /// the perception radius R): density = persons / open area of the block,
 /// mean preferred velocity = momentum / mass, and each face's open fraction
-/// (aperture) = the share of the fine faces on it that join two open fine
-/// cells, so walls and doors of the fine raster keep their width in the
-/// solve. Host+device functors, launched by uic_grid.cu.
+/// (aperture) = the mean open share of the fine faces on it, exact from the
+/// scene's polygons (issue 12), so walls and doors keep their true width in
+/// the solve, not a whole number of fine cells. Host+device functors, launched by uic_grid.cu.
 
 #include <cmath>
 #include <cstdint>
@@ -42,71 +42,81 @@ inline int uicFactor(float radius, float h) {
 /// of the fine grid; their outside part counts as wall).
 GridInfo uicGrid(const GridInfo& fine, int factor);
 
-/// Open fine cell (inside the grid, not blocked).
-CC_HD inline bool fineOpen(View2<const std::uint8_t> blocked, int i, int j) {
-    return i >= 0 && j >= 0 && i < blocked.nx && j < blocked.ny && blocked(i, j) == 0;
+/// Open area below which a UIC cell counts as wall: half a fine cell, the
+/// share at which the centre rule opens a fine cell. A sliver of floor
+/// behind a slanted wall would otherwise hold a person's splat over almost
+/// no area and read an unbounded density. [Units: fine cells]
+constexpr float kUicMinOpenCells = 0.5f;
+
+/// Open fraction of fine cell (i, j); 0 outside the grid.
+CC_HD inline float fineOpenFraction(View2<const float> open, int i, int j) {
+    return i >= 0 && j >= 0 && i < open.nx && j < open.ny ? open(i, j) : 0.f;
 }
 
-/// Walls of UIC cell (I, J): blocked when none of its fine cells is open;
-/// per face, the fraction of its c fine faces whose two fine cells are
-/// open (E and W, N and S of neighbours agree by construction).
+/// Walls of UIC cell (I, J) from the exact sub-cell geometry (issue 12,
+/// SceneGrid::open_fraction and aperture_x / aperture_y): blocked when its
+/// open area is below kUicMinOpenCells fine cells; per face, the mean of
+/// the c fine faces' open shares on it, so a door keeps its exact width,
+/// not a whole number of fine cells (E and W, N and S of neighbours agree
+/// by construction).
 struct UicWallsKernel {
     int c = 1;                                ///< Fine cells per side. [Limit: >= 1]
-    View2<const std::uint8_t> fineBlocked;    ///< [Size: fine grid]
+    View2<const float> fineOpen;              ///< Open fraction. [Size: fine grid] [Limit: 0..1]
+    View2<const float> apertureX;             ///< Fine x faces. [Size: (nx+1) x ny] [Limit: 0..1]
+    View2<const float> apertureY;             ///< Fine y faces. [Size: nx x (ny+1)] [Limit: 0..1]
     View2<std::uint8_t> blockedOut;           ///< [Size: UIC grid]
     View2<Face4> apertureOut;                 ///< [Size: UIC grid] [Limit: 0..1]
 
-    /// Share of the c fine faces between columns (or rows) @p a and a + 1
-    /// along the block starting at @p b0 that join two open cells.
+    /// Mean open share of the c fine faces on face line @p a (x faces for
+    /// AXIS 0, y faces for AXIS 1) along the block starting at @p b0; faces
+    /// past the fine grid are closed.
     template <int AXIS>
     CC_HD float share(int a, int b0) const {
-        int open = 0;
-        for (int t = b0; t < b0 + c; ++t) {
-            const bool both = AXIS == 0 ? fineOpen(fineBlocked, a, t) && fineOpen(fineBlocked, a + 1, t)
-                                        : fineOpen(fineBlocked, t, a) && fineOpen(fineBlocked, t, a + 1);
-            open += both ? 1 : 0;
-        }
-        return static_cast<float>(open) / static_cast<float>(c);
+        const int nAlong = AXIS == 0 ? fineOpen.nx : fineOpen.ny, nAcross = AXIS == 0 ? fineOpen.ny : fineOpen.nx;
+        if (a < 0 || a > nAlong) return 0.f;
+        float sum = 0.f;
+        for (int t = b0; t < b0 + c && t < nAcross; ++t) sum += AXIS == 0 ? apertureX(a, t) : apertureY(t, a);
+        return sum / static_cast<float>(c);
     }
 
     CC_HD void operator()(int I, int J) const {
         const int i0 = I * c, j0 = J * c;
-        // blocked when no fine cell of the block is open
-        bool any = false;
-        for (int j = j0; j < j0 + c && !any; ++j)
-            for (int i = i0; i < i0 + c && !any; ++i) any = fineOpen(fineBlocked, i, j);
-        blockedOut(I, J) = any ? 0 : 1;
-        // open fraction of the four faces
+        // blocked when the block's open area is a sliver
+        float open = 0.f;
+        for (int j = j0; j < j0 + c; ++j)
+            for (int i = i0; i < i0 + c; ++i) open += fineOpenFraction(fineOpen, i, j);
+        blockedOut(I, J) = open >= kUicMinOpenCells ? 0 : 1;
+        // open share of the four faces
         Face4 a;
-        a.e = share<0>(i0 + c - 1, j0);
-        a.w = share<0>(i0 - 1, j0);
-        a.n = share<1>(j0 + c - 1, i0);
-        a.s = share<1>(j0 - 1, i0);
+        a.e = share<0>(i0 + c, j0);
+        a.w = share<0>(i0, j0);
+        a.n = share<1>(j0 + c, i0);
+        a.s = share<1>(j0, i0);
         apertureOut(I, J) = a;
     }
 };
 
 /// Density and mean preferred velocity of UIC cell (I, J) from the fine
-/// splat: persons in the block / its open area, momentum / mass. Fine cells
-/// outside @p fineBox hold nobody (the splat wrote only the box). Mass in
-/// blocked fine cells counts (a splat puts part of a person next to a wall
-/// into the wall's cell), as perceive() counts it.
+/// splat: persons in the block / its open area (the fine cells' exact open
+/// fractions), momentum / mass. Fine cells outside @p fineBox hold nobody
+/// (the splat wrote only the box). Mass in blocked fine cells counts (a
+/// splat puts part of a person next to a wall into the wall's cell), as
+/// perceive() counts it.
 struct UicRestrictKernel {
     int c = 1;
     CellRange fineBox;
     View2<const float> rho;                ///< Fine density. [Units: 1/m^2]
     View2<const Vel2> velocity;            ///< Fine mean preferred velocity. [Units: m/s]
-    View2<const std::uint8_t> fineBlocked;
+    View2<const float> fineOpen;           ///< Open fraction of the fine cells. [Limit: 0..1]
     View2<float> rhoOut;                   ///< [Units: 1/m^2]
     View2<Vel2> velocityOut;               ///< [Units: m/s]
 
     CC_HD void operator()(int I, int J) const {
-        float mass = 0.f, mx = 0.f, my = 0.f;
-        int open = 0;
+        float mass = 0.f, mx = 0.f, my = 0.f, open = 0.f;
         // fixed order: deterministic sums
         for (int j = J * c; j < (J + 1) * c; ++j)
             for (int i = I * c; i < (I + 1) * c; ++i) {
-                if (fineOpen(fineBlocked, i, j)) ++open;
+                open += fineOpenFraction(fineOpen, i, j);
                 if (i < fineBox.i0 || i >= fineBox.i1 || j < fineBox.j0 || j >= fineBox.j1) continue;
                 const float r = rho(i, j);
                 const Vel2 v = velocity(i, j);
@@ -114,7 +124,7 @@ struct UicRestrictKernel {
                 mx += r * v.x;
                 my += r * v.y;
             }
-        rhoOut(I, J) = open > 0 ? mass / static_cast<float>(open) : 0.f;
+        rhoOut(I, J) = open >= kUicMinOpenCells ? mass / open : 0.f;
         velocityOut(I, J) = mass > 0.f ? Vel2{mx / mass, my / mass} : Vel2{};
     }
 };
@@ -128,14 +138,15 @@ struct UicProlongKernel {
 };
 
 /// Writes the UIC grid's blocked mask and face apertures from the fine
-/// blocked mask (both outputs sized uicGrid(fine, factor)).
-void uicWalls(const Exec& ex, int factor, View2<const std::uint8_t> fineBlocked, View2<std::uint8_t> blockedOut,
-              View2<Face4> apertureOut);
+/// grid's open fractions and face apertures (SceneGrid::open_fraction,
+/// aperture_x, aperture_y; both outputs sized uicGrid(fine, factor)).
+void uicWalls(const Exec& ex, int factor, View2<const float> fineOpen, View2<const float> apertureX,
+              View2<const float> apertureY, View2<std::uint8_t> blockedOut, View2<Face4> apertureOut);
 
 /// Restricts the fine splat (@p rho, @p velocity, written in @p fineBox) to
 /// the UIC cells of @p box.
 void uicRestrict(const Exec& ex, int factor, const CellRange& fineBox, const CellRange& box, View2<const float> rho,
-                 View2<const Vel2> velocity, View2<const std::uint8_t> fineBlocked, View2<float> rhoOut,
+                 View2<const Vel2> velocity, View2<const float> fineOpen, View2<float> rhoOut,
                  View2<Vel2> velocityOut);
 
 /// UIC cells covering the fine cells of @p fineBox.

@@ -1,7 +1,7 @@
 /// @file test_uic_grid.cpp
 /// The UIC's grid (kernels/uic_grid.hpp), per backend: size and factor,
-/// walls and face apertures from the fine raster (a door in a wall keeps
-/// its width), restriction of the fine splat (persons / open area,
+/// walls and face apertures from the fine sub-cell layers (a door in a wall
+/// keeps its exact width; slivers of floor are walls), restriction of the fine splat (persons / open area,
 /// momentum / mass, nothing outside the box), prolongation.
 
 #include <cstdint>
@@ -37,6 +37,26 @@ TEST(UicGrid, FactorIsThePerceptionRadiusInCellsAndTheGridCoversTheFineOne) {
     EXPECT_EQ(b.i0, 0); EXPECT_EQ(b.j0, 0); EXPECT_EQ(b.i1, 3); EXPECT_EQ(b.j1, 2);
 }
 
+/// Sub-cell layers of a fine blocked mask whose cells are whole: open
+/// fraction 0 or 1, a face open when both its cells are.
+struct FineLayers {
+    Field<float> open, apx, apy;
+    explicit FineLayers(const Field<std::uint8_t>& b)
+        : open(b.nx(), b.ny(), 0.f), apx(b.nx() + 1, b.ny(), 0.f), apy(b.nx(), b.ny() + 1, 0.f) {
+        for (int j = 0; j < b.ny(); ++j)
+            for (int i = 0; i < b.nx(); ++i) {
+                open(i, j) = b(i, j) ? 0.f : 1.f;
+                if (i > 0) apx(i, j) = !b(i - 1, j) && !b(i, j) ? 1.f : 0.f;
+                if (j > 0) apy(i, j) = !b(i, j - 1) && !b(i, j) ? 1.f : 0.f;
+            }
+    }
+    void walls(const Exec& ex, int factor, Field<std::uint8_t>& blocked, Field<Face4>& ap) {
+        open.toDevice(ex); apx.toDevice(ex); apy.toDevice(ex); blocked.toDevice(ex); ap.toDevice(ex);
+        sim::uicWalls(ex, factor, open.view(ex), apx.view(ex), apy.view(ex), blocked.view(ex), ap.view(ex));
+        blocked.toHost(ex); ap.toHost(ex);
+    }
+};
+
 TEST_P(UicGridStage, WallsAndApertures) {
     const Exec ex = GetParam();
     // fine 8 x 8, UIC cells of 4 x 4: a wall in fine column 3 with a door in
@@ -48,9 +68,7 @@ TEST_P(UicGridStage, WallsAndApertures) {
         for (int i = 4; i < 8; ++i) fine(i, j) = 1;
     Field<std::uint8_t> blocked(2, 2, 7);
     Field<Face4> ap(2, 2, Face4{-1.f, -1.f, -1.f, -1.f});
-    fine.toDevice(ex); blocked.toDevice(ex); ap.toDevice(ex);
-    sim::uicWalls(ex, 4, fine.view(ex), blocked.view(ex), ap.view(ex));
-    blocked.toHost(ex); ap.toHost(ex);
+    FineLayers(fine).walls(ex, 4, blocked, ap);
     EXPECT_EQ(blocked(0, 0), 0);
     EXPECT_EQ(blocked(1, 0), 0);
     EXPECT_EQ(blocked(0, 1), 0);
@@ -71,14 +89,33 @@ TEST_P(UicGridStage, WallsAndApertures) {
     EXPECT_FLOAT_EQ(ap(1, 0).e, 0.f);
 }
 
+TEST_P(UicGridStage, PartlyOpenFacesGiveTheDoorsExactWidthAndSliversAreWalls) {
+    const Exec ex = GetParam();
+    // the same door, 0.3 + 1 + 1 + 0.2 fine faces wide (a door that does
+    // not fall on cell faces), and block (1, 1) open over only 0.4 fine cells
+    Field<std::uint8_t> fine(8, 8, 0);
+    FineLayers l(fine);
+    for (int j = 0; j < 8; ++j) l.apx(4, j) = 0.f;
+    l.apx(4, 0) = 0.3f; l.apx(4, 1) = 1.f; l.apx(4, 2) = 1.f; l.apx(4, 3) = 0.2f;
+    for (int j = 4; j < 8; ++j)
+        for (int i = 4; i < 8; ++i) l.open(i, j) = i == 4 && j == 4 ? 0.4f : 0.f;
+    Field<std::uint8_t> blocked(2, 2, 7);
+    Field<Face4> ap(2, 2, Face4{-1.f, -1.f, -1.f, -1.f});
+    l.walls(ex, 4, blocked, ap);
+    EXPECT_FLOAT_EQ(ap(0, 0).e, 2.5f / 4.f);
+    EXPECT_FLOAT_EQ(ap(1, 0).w, 2.5f / 4.f);
+    EXPECT_EQ(blocked(1, 1), 1) << "0.4 fine cells of floor: below kUicMinOpenCells";
+    EXPECT_EQ(blocked(1, 0), 0);
+}
+
 TEST_P(UicGridStage, RestrictionIsPersonsPerOpenAreaAndMassWeightedVelocity) {
     const Exec ex = GetParam();
     // fine 4 x 2 at h = 0.5, UIC cells of 2 x 2 (1 m): cell (0, 0) holds
     // fine cells (0..1, 0..1), one of them blocked but holding splat mass
     Field<float> rho(4, 2, 0.f);
     Field<Vel2> vel(4, 2, Vel2{});
-    Field<std::uint8_t> fineBlocked(4, 2, 0);
-    fineBlocked(1, 1) = 1;
+    Field<float> fineOpen(4, 2, 1.f);
+    fineOpen(1, 1) = 0.f;
     rho(0, 0) = 4.f; vel(0, 0) = Vel2{1.f, 0.f};
     rho(1, 0) = 2.f; vel(1, 0) = Vel2{0.f, 1.f};
     rho(1, 1) = 3.f; vel(1, 1) = Vel2{-1.f, 0.f};
@@ -88,9 +125,9 @@ TEST_P(UicGridStage, RestrictionIsPersonsPerOpenAreaAndMassWeightedVelocity) {
     Field<float> rhoOut(2, 1, -1.f);
     Field<Vel2> velOut(2, 1, Vel2{-9.f, -9.f});
     for (auto* f : {&rho}) f->toDevice(ex);
-    vel.toDevice(ex); fineBlocked.toDevice(ex); rhoOut.toDevice(ex); velOut.toDevice(ex);
+    vel.toDevice(ex); fineOpen.toDevice(ex); rhoOut.toDevice(ex); velOut.toDevice(ex);
     sim::uicRestrict(ex, 2, CellRange{0, 0, 3, 2}, CellRange{0, 0, 2, 1}, rho.view(ex), vel.view(ex),
-                     fineBlocked.view(ex), rhoOut.view(ex), velOut.view(ex));
+                     fineOpen.view(ex), rhoOut.view(ex), velOut.view(ex));
     rhoOut.toHost(ex); velOut.toHost(ex);
     // (4 + 2 + 3) / 3 open fine cells; momentum (4 - 3, 2) / 9
     EXPECT_FLOAT_EQ(rhoOut(0, 0), 3.f);
@@ -100,6 +137,13 @@ TEST_P(UicGridStage, RestrictionIsPersonsPerOpenAreaAndMassWeightedVelocity) {
     EXPECT_FLOAT_EQ(rhoOut(1, 0), 0.25f);
     EXPECT_FLOAT_EQ(velOut(1, 0).x, 0.5f);
     EXPECT_FLOAT_EQ(velOut(1, 0).y, 0.5f);
+    // a fine cell half open adds half a cell of area: 9 persons over 3.5 cells
+    fineOpen(1, 1) = 0.5f;
+    fineOpen.toDevice(ex);
+    sim::uicRestrict(ex, 2, CellRange{0, 0, 3, 2}, CellRange{0, 0, 2, 1}, rho.view(ex), vel.view(ex),
+                     fineOpen.view(ex), rhoOut.view(ex), velOut.view(ex));
+    rhoOut.toHost(ex);
+    EXPECT_FLOAT_EQ(rhoOut(0, 0), 9.f / 3.5f);
 }
 
 TEST_P(UicGridStage, ProlongationCopiesEachUicCellToItsFineCells) {

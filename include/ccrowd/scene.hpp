@@ -260,6 +260,20 @@ struct SceneGrid {
     Field<std::uint8_t> blocked;    ///< 1 = not walkable. [Size: nx*ny]
     Field<float> discomfort;        ///< g per cell (max of overlapping regions; 0 elsewhere). [Size: nx*ny]
     Field<float> terrain;           ///< Free-speed factor per cell (min of overlapping regions; 1 elsewhere). [Size: nx*ny]
+    /// Share of the cell's square inside the open region (the domain and
+    /// walkable area minus the obstacles, exact from the polygons; 0 on
+    /// floor-plan walls, whose cells are whole). Cells that no wall edge
+    /// enters are 0 or 1 and agree with `blocked`; a wall's or door's edge
+    /// through a cell gives the fraction between. [Limit: 0..1] [Size: nx*ny]
+    Field<float> open_fraction;
+    /// Open share of the face between cells (i - 1, j) and (i, j), at
+    /// x = origin.x + i h: the length of the face through the open region's
+    /// interior over h (a face along a wall's edge is closed; the grid's
+    /// edges i = 0 and i = nx are closed). [Limit: 0..1] [Size: (nx+1)*ny]
+    Field<float> aperture_x;
+    /// The same for the face between (i, j - 1) and (i, j), at
+    /// y = origin.y + j h. [Limit: 0..1] [Size: nx*(ny+1)]
+    Field<float> aperture_y;
     std::vector<std::vector<int>> goal_cells;   ///< Per goal: open cells (index i + j*nx) inside it, sorted. [Limit: non-empty]
     std::vector<std::vector<int>> spawn_cells;  ///< Per group: open cells whose centre is inside a spawn polygon, sorted.
     std::vector<std::vector<int>> source_cells; ///< Per source: open cells whose centre is inside its region, sorted. [Limit: non-empty]

@@ -5,10 +5,11 @@
 ///
 /// The result is the exact region (union of the outer polygons, intersected
 /// with the clip polygon when one is given, minus the union of the holes),
-/// computed by splitting every edge at every intersection and keeping the
-/// pieces that separate inside from outside. So obstacles may overlap each
-/// other, touch along edges (walls drawn as abutting rectangles) or stick
-/// out of the walkable area, and the output is still a valid geometry:
+/// computed by Boost.Geometry's overlay (src/scene/open_region.hpp: the
+/// same region the sub-cell raster clips cells against). So obstacles may
+/// overlap each other, touch along edges (walls drawn as abutting
+/// rectangles) or stick out of the walkable area, and the output is still a
+/// valid geometry:
 /// - "POLYGON ((shell), (hole), ...)" for one connected piece, or
 ///   "MULTIPOLYGON (((shell), (hole)), ((shell)))" for several;
 ///   "POLYGON EMPTY" when nothing is walkable;
@@ -29,12 +30,12 @@ namespace ccrowd::io {
 /// Walkable region = union(@p outer) minus union(@p holes). [Units: m]
 /// Polygons with < 3 distinct vertices or zero area are ignored. Throws
 /// InputError when a vertex is not finite.
-/// Cost: about O(E log E + K + B * P) for E edges, K intersections, B boundary
-/// pieces and P polygons (pieces are tested against polygons whose box holds them).
+/// Cost: Boost's overlay, O((E + K) log E) for E edges and K intersections
+/// per union of two halves.
 std::string walkableWkt(const std::vector<Polygon>& outer, const std::vector<Polygon>& holes);
 
 /// Same, intersected with @p clip (e.g. the domain rectangle) when @p clip
-/// has >= 3 vertices.
+/// has >= 3 vertices (a degenerate clip leaves nothing).
 std::string walkableWkt(const std::vector<Polygon>& outer, const std::vector<Polygon>& holes,
                         const Polygon& clip);
 

@@ -1,12 +1,13 @@
 /// @file rasterize.cpp
-/// Scene -> SceneGrid: blocked cells, discomfort, terrain, goal, spawn and
-/// source cells (rules in scene.hpp), then the grid checks of scene_checks.cpp.
+/// Scene -> SceneGrid: blocked cells, open fractions and face apertures
+/// (subcell.cpp), discomfort, terrain, goal, spawn and source cells (rules in scene.hpp), then the grid checks of scene_checks.cpp.
 
 #include <algorithm>
 #include <cmath>
 
 #include "ccrowd/scene.hpp"
 #include "scene_internal.hpp"
+#include "subcell.hpp"
 
 namespace ccrowd {
 
@@ -85,11 +86,16 @@ SceneGrid rasterizeScene(const Scene& s) {
         }
     }
 
-    // Obstacles and floor plans.
+    // Obstacles and floor plans (their walls kept apart for the sub-cell raster).
     for (const Polygon& p : s.obstacles) forCellsIn(p, g, runs, [&](int c) { blocked[c] = 1; });
+    Field<std::uint8_t> planWalls(g.nx, g.ny, 0);
     for (std::size_t k = 0; k < s.floor_plans.size(); ++k) {
-        scene_detail::applyFloorPlan(s, static_cast<int>(k), g, grid.blocked);
+        scene_detail::applyFloorPlan(s, static_cast<int>(k), g, planWalls);
     }
+    for (std::size_t c = 0; c < planWalls.size(); ++c) blocked[c] |= planWalls.host()[c];
+
+    // Sub-cell geometry: open fractions and face apertures, exact from the polygons.
+    scene_detail::rasterizeSubcell(geom::sceneOpenRegion(s), g, planWalls, grid);
 
     // Discomfort: max of overlapping regions; terrain: min factor.
     grid.discomfort.assign(g.nx, g.ny, 0.f);

@@ -29,7 +29,7 @@ void runSplat(SimState& s) {
 void runSpeed(SimState& s) {
     const Exec& ex = s.ex;
     perceive(ex, s.gi, s.box, s.scene.params.perception_radius, s.density.view(ex), s.meanVelocity.view(ex),
-             s.grid.blocked.view(ex), s.perceiveWs, s.perceivedDensity.view(ex), s.perceivedVelocity.view(ex));
+             s.grid.open_fraction.view(ex), s.perceiveWs, s.perceivedDensity.view(ex), s.perceivedVelocity.view(ex));
     speed(ex, s.gi, s.box, s.speedParams(), s.perceivedDensity.view(ex), s.perceivedVelocity.view(ex),
           s.grid.terrain.view(ex), s.grid.blocked.view(ex), s.speed.view(ex));
 }

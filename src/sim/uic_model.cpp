@@ -38,7 +38,8 @@ public:
         uicBlocked_.toDevice(s.ex);
         uicAperture_.toDevice(s.ex);
         // the walls of the UIC grid, once (the scene's walls do not move)
-        uicWalls(s.ex, factor_, s.grid.blocked.view(s.ex), uicBlocked_.view(s.ex), uicAperture_.view(s.ex));
+        uicWalls(s.ex, factor_, s.grid.open_fraction.view(s.ex), s.grid.aperture_x.view(s.ex),
+                 s.grid.aperture_y.view(s.ex), uicBlocked_.view(s.ex), uicAperture_.view(s.ex));
         return {
             {"pressure", StagePhase::Move, {"agents.preferred", "agents.order", "density", "walls", "active_box"},
              {"pressure"}, [this](SimState& st) { runPressure(st); }},
@@ -70,7 +71,7 @@ private:
         splat(ex, a, a.px, a.py, s.gi, s.box, s.splatWs, {}, meanPreferred_.view(ex));
         // persons / open area and mean preferred velocity per UIC cell
         const CellRange box = uicBox(s.box, factor_);
-        uicRestrict(ex, factor_, s.box, box, s.density.view(ex), meanPreferred_.view(ex), s.grid.blocked.view(ex),
+        uicRestrict(ex, factor_, s.box, box, s.density.view(ex), meanPreferred_.view(ex), s.grid.open_fraction.view(ex),
                     uicDensity_.view(ex), uicVelocity_.view(ex));
         // the LCP on the UIC cells, their faces' open fractions included
         const PressureParams pp{mp.rho_limit, mp.dt, mp.pressure_iterations, mp.pressure_tolerance, mp.pressure_omega, 4};
@@ -105,7 +106,7 @@ private:
     Field<Vel2> meanPreferred_;             ///< Fine splat of the preferred velocities.
     Field<Vel2> uicVelocity_, corrected_;   ///< UIC grid: mean preferred and corrected velocity.
     Field<float> uicDensity_, uicPressure_; ///< UIC grid: density and pressure.
-    Field<std::uint8_t> uicBlocked_;        ///< UIC grid: cells with no open fine cell.
+    Field<std::uint8_t> uicBlocked_;        ///< UIC grid: cells with (almost) no open area.
     Field<Face4> uicAperture_;              ///< UIC grid: open fraction of each face.
     PressureWorkspace pressureWs_;
     SeparateWorkspace separateWs_;

@@ -1,0 +1,19 @@
+#pragma once
+/// @file subcell.hpp
+/// Sub-cell geometry of a scene's grid (subcell.cpp): open fractions and
+/// face apertures, exact from the open region's polygons.
+
+#include <cstdint>
+
+#include "open_region.hpp"
+#include "scene_internal.hpp"
+
+namespace ccrowd::scene_detail {
+
+/// Fills grid.open_fraction, grid.aperture_x and grid.aperture_y (see
+/// SceneGrid) from @p region on grid @p g; cells marked in @p planWalls
+/// (floor-plan walls, [Size: nx*ny]) close whole with their four faces.
+void rasterizeSubcell(const geom::BRegion& region, const geom::GridGeom& g, const Field<std::uint8_t>& planWalls,
+                      SceneGrid& grid);
+
+}  // namespace ccrowd::scene_detail
