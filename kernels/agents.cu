@@ -21,17 +21,16 @@ void agentVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2
     forEachIndex(ex, a.n, AgentVelocityKernel{a, g, pressureIn, blocked, aperture});
 }
 
-void advect(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dt,
-            float clearance) {
+void advect(const Exec& ex, const AgentViews& a, const WallView& walls, float dt, float clearance) {
     if (!(dt >= 0.f) || !std::isfinite(dt))
         throw InputError(fieldMessage("advect dt", std::to_string(dt), "out of range", ">= 0, finite"));
     if (!(clearance >= 0.f) || !std::isfinite(clearance))
         throw InputError(fieldMessage("advect clearance", std::to_string(clearance), "out of range", ">= 0 m, finite"));
-    if (blocked.nx != g.nx || blocked.ny != g.ny)
-        throw InputError("advect: blocked must be " + std::to_string(g.nx) + "x" + std::to_string(g.ny) +
-                         " cells (the grid)");
-    // x += v dt, confined to open cells (each agent reads and writes only itself)
-    forEachIndex(ex, a.n, AdvectKernel{a, g, blocked, dt, clearance});
+    if (walls.first.n != walls.g.nx * walls.g.ny + 1)
+        throw InputError("advect: the wall index must have a row per cell of the " + std::to_string(walls.g.nx) + "x" +
+                         std::to_string(walls.g.ny) + " grid (buildWallIndex)");
+    // x += v dt, never across a wall (each agent reads and writes only itself)
+    forEachIndex(ex, a.n, AdvectKernel{a, walls, dt, clearance});
 }
 
 }  // namespace ccrowd::sim

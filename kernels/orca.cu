@@ -33,6 +33,25 @@ struct CopyVelocityKernel {
 
 }  // namespace
 
+void markNearWalls(const Field<std::uint8_t>& blocked, int reach, Field<std::uint8_t>& nearWall) {
+    const int nx = blocked.nx(), ny = blocked.ny();
+    // separable dilation of "blocked or outside" by reach cells: rows, then columns
+    Field<std::uint8_t> rows(nx, ny, 0);
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            bool hit = i - reach < 0 || i + reach >= nx;
+            for (int d = -reach; d <= reach && !hit; ++d) hit = blocked(i + d, j) != 0;
+            rows(i, j) = hit ? 1 : 0;
+        }
+    nearWall.assign(nx, ny, 0);
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            bool hit = j - reach < 0 || j + reach >= ny;
+            for (int d = -reach; d <= reach && !hit; ++d) hit = rows(i, j + d) != 0;
+            nearWall(i, j) = hit ? 1 : 0;
+        }
+}
+
 int orcaWallReachCells(const OrcaParams& p, float maxSpeed, float maxRadius, float h) {
     // the kernel's scan half-width ceil(range / h) + 1, and the row beyond it that the face scan reads
     return static_cast<int>(std::ceil((p.time_horizon_obst * maxSpeed + maxRadius) / h)) + 2;

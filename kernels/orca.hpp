@@ -38,7 +38,6 @@
 #include "grid.hpp"
 #include "neighbour_grid.hpp"
 #include "orca_lp.hpp"
-#include "social_force.hpp"
 #include "stages.hpp"
 
 namespace ccrowd::sim {
@@ -212,6 +211,15 @@ struct OrcaWalls {
     }
 };
 
+/// Walls near a cell: 1 where a blocked or outside cell lies within the
+/// given reach (a square of cells), so agents far from every wall skip the
+/// wall scan. Built once per model (the walls are static); ORCA's walls are the
+/// blocked cells' faces (orcaGatherWalls).
+struct WallReach {
+    View2<const std::uint8_t> nearWall;  ///< [Size: grid cells]
+    int reach = 0;                       ///< Cells scanned around an agent's cell. [Limit: >= 0]
+};
+
 /// Collects into @p w the wall segments within @p range [m] of (px, py)
 /// facing it: faces between an open and a blocked (or outside) cell within
 /// @p m cells of cell (ci, cj), whose open side holds the agent, joined into
@@ -340,6 +348,10 @@ struct OrcaWorkspace {
     Array<float> vx, vy;        ///< New velocities (Jacobi). [Units: m/s] [Size: agents]
     NeighbourGridBuffers grid;  ///< The shared neighbour grid's first-slot table.
 };
+
+/// The nearWall mask of WallReach on the host: 1 for every cell within
+/// @p reach cells (Chebyshev) of a blocked or outside cell. [Size: nx*ny]
+void markNearWalls(const Field<std::uint8_t>& blocked, int reach, Field<std::uint8_t>& nearWall);
 
 /// Cells around an agent's cell that hold every wall it takes into account
 /// when its free speed is at most @p maxSpeed [m/s] and its radius at most

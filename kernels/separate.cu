@@ -14,16 +14,16 @@
 
 namespace ccrowd::sim {
 
-void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dMin,
-              int passes, AgentSortBuffers& sort, SeparateWorkspace& ws, float clearance) {
+void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, const WallView& walls, float dMin, int passes,
+              AgentSortBuffers& sort, SeparateWorkspace& ws, float clearance) {
     if (!(clearance >= 0.f) || !std::isfinite(clearance))
         throw InputError(fieldMessage("separate clearance", std::to_string(clearance), "out of range", ">= 0 m, finite"));
     if (!(dMin >= 0.f) || !std::isfinite(dMin))
         throw InputError(fieldMessage("separate d_min", std::to_string(dMin), "out of range", ">= 0, finite (0 = off)"));
     if (passes < 0) throw InputError(fieldMessage("separate passes", std::to_string(passes), "out of range", ">= 0"));
-    if (blocked.nx != g.nx || blocked.ny != g.ny)
-        throw InputError("separate: blocked must be " + std::to_string(g.nx) + "x" + std::to_string(g.ny) +
-                         " cells (the grid)");
+    if (walls.first.n != walls.g.nx * walls.g.ny + 1)
+        throw InputError("separate: the wall index must have a row per cell of its " + std::to_string(walls.g.nx) + "x" +
+                         std::to_string(walls.g.ny) + " grid (buildWallIndex)");
     const int n = a.n;
     if (n == 0 || passes == 0 || dMin == 0.f) return;
 
@@ -38,8 +38,8 @@ void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<cons
         const View1<float> xw = even ? bx : a.x, yw = even ? by : a.y;
         // the shared neighbour grid over the old positions (stable sort: ties by agent index)
         const NeighbourView nb = buildNeighbourGrid(ex, xr, yr, n, s, sort, ws.grid, "separate");
-        // half-overlap pushes from old positions, confined to open cells
-        forEachIndex(ex, n, SeparatePushKernel{xr, yr, nb, g, blocked, dMin, xw, yw, clearance});
+        // half-overlap pushes from old positions, never across a wall
+        forEachIndex(ex, n, SeparatePushKernel{xr, yr, nb, walls, dMin, xw, yw, clearance});
     }
     // an odd number of passes left the result in the buffer
     if (passes % 2 == 1) forEachIndex(ex, n, CopyPositionsKernel{bx, by, a.x, a.y});

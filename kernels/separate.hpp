@@ -3,7 +3,7 @@
 /// Separate stage (i): minimum distance d_min between agents (DESIGN.md §5,
 /// "Minimum distance") by Jacobi relaxation over the shared neighbour grid
 /// (neighbour_grid.hpp) of cell >= d_min, rebuilt every pass, then
-/// confinement to open cells. Host+device; launched by separate.cu.
+/// confinement by the walls (walls.hpp). Host+device; launched by separate.cu.
 
 #include <cstdint>
 
@@ -23,46 +23,18 @@ struct SeparateWorkspace {
     NeighbourGridBuffers grid;  ///< First slot per neighbour-grid cell (cells >= d_min).
 };
 
-/// Moves a point outside the grid or inside a blocked cell to the nearest
-/// point (kWallGap inside) of the grid and then of an open cell among the 8
-/// around its cell; leaves it where it is when none is open.
-CC_HD inline void escapeBlocked(const GridInfo& g, View2<const std::uint8_t> blocked, float& x, float& y) {
-    const float gap = kWallGap * g.h;
-    // into the grid
-    const float x0 = g.ox + gap, x1 = g.ox + g.nx * g.h - gap, y0 = g.oy + gap, y1 = g.oy + g.ny * g.h - gap;
-    x = x < x0 ? x0 : (x > x1 ? x1 : x);
-    y = y < y0 ? y0 : (y > y1 ? y1 : y);
-    int ci, cj;
-    g.cellOf(x, y, ci, cj);
-    if (cellOpen(blocked, ci, cj)) return;
-    // nearest point of an open neighbour cell (fixed order breaks ties)
-    float best = INFINITY, bx = x, by = y;
-    for (int dj = -1; dj <= 1; ++dj)
-        for (int di = -1; di <= 1; ++di) {
-            const int i = ci + di, j = cj + dj;
-            if ((di == 0 && dj == 0) || !cellOpen(blocked, i, j)) continue;
-            const float lx = g.ox + i * g.h + gap, hx = g.ox + (i + 1) * g.h - gap;
-            const float ly = g.oy + j * g.h + gap, hy = g.oy + (j + 1) * g.h - gap;
-            const float qx = x < lx ? lx : (x > hx ? hx : x), qy = y < ly ? ly : (y > hy ? hy : y);
-            const float d2 = (qx - x) * (qx - x) + (qy - y) * (qy - y);
-            if (d2 < best) { best = d2; bx = qx; by = qy; }
-        }
-    x = bx;
-    y = by;
-}
-
 /// One Jacobi pass for agent k (DESIGN.md §5): for every neighbour closer
 /// than d_min (3x3 neighbour cells, old positions), a push of half the
 /// overlap along the line between them (coincident agents: a fixed direction
 /// per pair, opposite for the two); the summed push is then applied
-/// confined to open cells (moveConfined from the old position), after an
-/// agent outside the grid or in a blocked cell was first moved out; last,
-/// the body is kept clear of the walls (keepClearOfWalls).
+/// applied without crossing a wall (moveConfined from the old position),
+/// after an agent outside the grid or inside a wall was first moved out
+/// (escapeWalls); last, the body is kept clear of the walls
+/// (keepClearOfWalls). walls.hpp has the three.
 struct SeparatePushKernel {
     View1<const float> x, y;        ///< Old positions. [Units: m]
     NeighbourView nb;               ///< Neighbour grid of cells >= dMin over the old positions.
-    GridInfo g;
-    View2<const std::uint8_t> blocked;
+    WallView walls;                 ///< The scene's wall edges.
     float dMin = 0.f;               ///< [Units: m] [Limit: > 0, <= s.cell]
     View1<float> xOut, yOut;        ///< New positions. [Units: m]
     float clearance = 0.f;          ///< Body radius kept from walls (keepClearOfWalls). [Units: m] [Limit: >= 0]
@@ -83,11 +55,11 @@ struct SeparatePushKernel {
             px += push * ux;
             py += push * uy;
         });
-        // out of walls, then the push without entering a blocked cell
-        escapeBlocked(g, blocked, xi, yi);
-        const ConfinedMove m = moveConfined(g, blocked, xi, yi, px, py);
+        // out of walls, then the push without crossing one
+        escapeWalls(walls, xi, yi);
+        const ConfinedMove m = moveConfined(walls, xi, yi, px, py);
         float xo = m.x, yo = m.y;
-        keepClearOfWalls(g, blocked, clearance, xo, yo);
+        keepClearOfWalls(walls, clearance, xo, yo);
         xOut[k] = xo;
         yOut[k] = yo;
     }

@@ -34,33 +34,11 @@ float socialForceMaxSubstep(const SocialForceParams& p) {
     return std::min(s, 0.1f * p.tau);
 }
 
-int wallReachCells(float maxRadius, const SocialForceParams& p, float h) {
-    return std::max(1, static_cast<int>(std::ceil((maxRadius + p.range) / h))) + 1;
-}
+float socialForceWallReach(float maxRadius, const SocialForceParams& p, float h) { return maxRadius + p.range + h; }
 
-void markNearWalls(const Field<std::uint8_t>& blocked, int reach, Field<std::uint8_t>& nearWall) {
-    const int nx = blocked.nx(), ny = blocked.ny();
-    // separable dilation of "blocked or outside" by reach cells: rows, then columns
-    Field<std::uint8_t> rows(nx, ny, 0);
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            bool hit = i - reach < 0 || i + reach >= nx;
-            for (int d = -reach; d <= reach && !hit; ++d) hit = blocked(i + d, j) != 0;
-            rows(i, j) = hit ? 1 : 0;
-        }
-    nearWall.assign(nx, ny, 0);
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            bool hit = j - reach < 0 || j + reach >= ny;
-            for (int d = -reach; d <= reach && !hit; ++d) hit = rows(i, j + d) != 0;
-            nearWall(i, j) = hit ? 1 : 0;
-        }
-}
-
-void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
-                 const WallReach& walls, const SocialForceParams& p, View1<const float> radiusOf,
-                 View1<const float> panicOf, bool anyPanic, float maxRadius, float dt, AgentSortBuffers& sort,
-                 SocialForceWorkspace& ws) {
+void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const WallView& walls,
+                 const SocialForceParams& p, View1<const float> radiusOf, View1<const float> panicOf, bool anyPanic,
+                 float maxRadius, float dt, AgentSortBuffers& sort, SocialForceWorkspace& ws) {
     check(p.A >= 0.f && std::isfinite(p.A), "A", p.A, ">= 0 N, finite");
     check(p.B > 0.f && std::isfinite(p.B), "B", p.B, "> 0 m, finite");
     check(p.k >= 0.f && std::isfinite(p.k), "k", p.k, ">= 0 kg/s^2, finite");
@@ -74,6 +52,8 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<c
           ">= 0 N/m, finite (0 = off)");
     check(maxRadius >= 0.f && std::isfinite(maxRadius), "body radius", maxRadius, ">= 0 m, finite");
     check(dt > 0.f && std::isfinite(dt), "dt", dt, "> 0 s, finite");
+    check(walls.reach >= socialForceWallReach(maxRadius, p, g.h) - 1e-5f, "wall index reach", walls.reach,
+          ">= body radius + range + a cell (socialForceWallReach)");
     const int n = a.n;
     ws.substeps = ws.rebuilds = 0;
     if (n == 0) return;
@@ -101,7 +81,7 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<c
             ++ws.rebuilds;
         }
         forEachIndex(ex, n, SocialForceStepKernel{xr, yr, vxr, vyr, a.px, a.py, a.field, radiusOf, panicOf, nb, g,
-                                                  blocked, walls, p, forceReach, anyPanic, h, xw, yw, vxw, vyw, a.vmax});
+                                                  walls, p, forceReach, anyPanic, h, xw, yw, vxw, vyw, a.vmax});
         ++ws.substeps;
     }
     // an odd number of sub-steps left the result in the buffer

@@ -123,37 +123,16 @@ CC_HD inline void panicDirection(float p, float sx, float sy, int count, float& 
     ey = my / m;
 }
 
-/// Walls near a cell: 1 where a blocked or outside cell lies within the
-/// given reach (a square of cells), so agents far from every wall skip the
-/// wall scan. Built once per model (the walls are static).
-struct WallReach {
-    View2<const std::uint8_t> nearWall;  ///< [Size: grid cells]
-    int reach = 0;                       ///< Cells scanned around an agent's cell. [Limit: >= 0]
-};
-
-/// Nearest wall point to (x, y) among the blocked or outside cells within
-/// @p w.reach cells of its cell (walls from the grid's blocked cells: the
-/// nearest point of the nearest blocked cell square stands for the wall,
-/// one wall per agent; fixed scan order). Returns false when none (or the
-/// cell's nearWall flag is 0).
-CC_HD inline bool nearestWallPoint(const GridInfo& g, View2<const std::uint8_t> blocked, const WallReach& w, float x,
-                                   float y, float& qx, float& qy) {
-    int ci, cj;
-    g.cellOf(x, y, ci, cj);
-    if (!g.inside(ci, cj) || !w.nearWall(ci, cj)) return false;
-    return nearestBlockedPoint(g, blocked, w.reach, x, y, qx, qy) < INFINITY;
-}
-
 /// One semi-implicit Euler sub-step of the social force for agent k (reads
 /// the old buffers, writes the new: Jacobi, deterministic; an agent writes
 /// only its own vmax, when it is injured). Forces from every neighbour whose
 /// body gap is below params.range (sorted-slot order), the nearest wall, and
 /// the driving force toward the (panic-mixed) preferred velocity; v += dt
-/// F/m, capped at max_speed; x += dt v, confined to open cells (a blocked
-/// axis stops its velocity component) and the body kept clear of walls,
-/// both skipped for an agent whose cell has no wall within walls.reach cells
-/// and whose move is shorter than a cell (it cannot reach a wall). An
-/// injured agent (vmax 0) stays put with velocity 0.
+/// F/m, capped at max_speed; x += dt v, never across a wall (walls.hpp: a
+/// wall met stops the velocity's part into it) and the body kept clear of
+/// walls, both skipped for an agent whose cell has no wall edge within the
+/// index's reach and whose move is shorter than a cell (it cannot reach a
+/// wall). An injured agent (vmax 0) stays put with velocity 0.
 struct SocialForceStepKernel {
     View1<const float> x, y, vx, vy;  ///< Old state. [Units: m, m/s]
     View1<const float> px, py;        ///< Preferred velocity (agents.preferred). [Units: m/s]
@@ -162,8 +141,7 @@ struct SocialForceStepKernel {
     View1<const float> panicOf;       ///< Panic p per field. [Limit: 0..1]
     NeighbourView nb;                 ///< Cells >= interaction reach + skin (social_force.cu).
     GridInfo g;
-    View2<const std::uint8_t> blocked;
-    WallReach walls;
+    WallView walls;                   ///< Wall edges, reach >= socialForceWallReach().
     SocialForceParams p;
     float maxReach = 0.f;             ///< Largest centre distance with a force: 2 max radius + range. [Units: m]
     bool panics = false;              ///< Some field has panic > 0 (else the neighbours' directions are not gathered).
@@ -216,17 +194,13 @@ struct SocialForceStepKernel {
         // driving force m (v0 e - v)/tau (eq. 1)
         fx += p.mass * (v0 * ex - vxi) / p.tau;
         fy += p.mass * (v0 * ey - vyi) / p.tau;
-        // the nearest wall (eq. 3)
-        float qx = xi, qy = yi;
-        if (nearestWallPoint(g, blocked, walls, xi, yi, qx, qy)) {
-            const float dxw = xi - qx, dyw = yi - qy;
-            if (dxw * dxw + dyw * dyw < (ri + p.range) * (ri + p.range)) {
-                const PairForce f = socialWallForce(p, dxw, dyw, ri, vxi, vyi);
-                fx += f.fx;
-                fy += f.fy;
-                const float dw = sqrtf(dxw * dxw + dyw * dyw);
-                if (dw < ri) compression += p.k * (ri - dw);
-            }
+        // the nearest wall edge (eq. 3), from the open side
+        const WallNear wn = nearestWall(walls, xi, yi);
+        if (!wn.inside && wn.d < ri + p.range) {
+            const PairForce f = socialWallForce(p, xi - wn.qx, yi - wn.qy, ri, vxi, vyi);
+            fx += f.fx;
+            fy += f.fy;
+            if (wn.d < ri) compression += p.k * (ri - wn.d);
         }
         // injury (Helbing 2000): compression per circumference above the threshold makes an obstacle
         if (p.injury_threshold > 0.f && compression > p.injury_threshold * 6.2831853f * ri) {
@@ -242,11 +216,11 @@ struct SocialForceStepKernel {
         const float sp = sqrtf(nvx * nvx + nvy * nvy);
         if (sp > p.max_speed) { nvx *= p.max_speed / sp; nvy *= p.max_speed / sp; }
         if (!(sp < INFINITY)) { nvx = 0.f; nvy = 0.f; }
-        // far from every wall (all cells within walls.reach >= 1 open) a move shorter than a cell stays in open cells
+        // far from every wall (no edge within the index's reach of the cell) a move shorter than a cell meets none
         const float mx = dt * nvx, my = dt * nvy;
         int ci0, cj0;
         g.cellOf(xi, yi, ci0, cj0);
-        if (g.inside(ci0, cj0) && !walls.nearWall(ci0, cj0) && fabsf(mx) < g.h && fabsf(my) < g.h) {
+        if (g.inside(ci0, cj0) && walls.clearAt(xi, yi) && fabsf(mx) < g.h && fabsf(my) < g.h) {
             xOut[k] = xi + mx;
             yOut[k] = yi + my;
             vxOut[k] = nvx;
@@ -255,12 +229,12 @@ struct SocialForceStepKernel {
         }
         // then the position with the new velocity, never into a wall
         float xs = xi, ys = yi;
-        escapeBlocked(g, blocked, xs, ys);
-        const ConfinedMove m = moveConfined(g, blocked, xs, ys, mx, my);
-        if (m.blockedX) nvx = 0.f;
-        if (m.blockedY) nvy = 0.f;
+        escapeWalls(walls, xs, ys);
+        const ConfinedMove m = moveConfined(walls, xs, ys, mx, my);
+        const float into = nvx * m.nx + nvy * m.ny;
+        if (m.hit && into < 0.f) { nvx -= into * m.nx; nvy -= into * m.ny; }
         float xo = m.x, yo = m.y;
-        keepClearOfWalls(g, blocked, ri, xo, yo);
+        keepClearOfWalls(walls, ri, xo, yo);
         xOut[k] = xo;
         yOut[k] = yo;
         vxOut[k] = nvx;
@@ -302,21 +276,16 @@ float socialForceMaxSubstep(const SocialForceParams& p);
 /// every partner within reach is always found. @p radiusOf / @p panicOf
 /// are per-field tables [Size: fields]; @p anyPanic says whether some entry
 /// of panicOf is > 0 (the neighbours' directions are gathered only then);
-/// @p walls from wallReachCells() and markNearWalls().
+/// @p walls: the wall edges with a reach of at least socialForceWallReach().
 /// Throws InputError for parameters out of range.
-void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
-                 const WallReach& walls, const SocialForceParams& p, View1<const float> radiusOf,
-                 View1<const float> panicOf, bool anyPanic, float maxRadius, float dt, AgentSortBuffers& sort,
-                 SocialForceWorkspace& ws);
+void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const WallView& walls,
+                 const SocialForceParams& p, View1<const float> radiusOf, View1<const float> panicOf, bool anyPanic,
+                 float maxRadius, float dt, AgentSortBuffers& sort, SocialForceWorkspace& ws);
 
-/// Cells to scan around an agent for the nearest wall: the body radius
-/// @p maxRadius plus the force range, in cells of @p h, plus one (so an
-/// agent whose cell is not near a wall can move up to a cell and still keep
-/// its body clear without a check). [Limit: >= 2]
-int wallReachCells(float maxRadius, const SocialForceParams& p, float h);
-
-/// The nearWall mask of WallReach on the host: 1 for every cell within
-/// @p reach cells (Chebyshev) of a blocked or outside cell. [Size: nx*ny]
-void markNearWalls(const Field<std::uint8_t>& blocked, int reach, Field<std::uint8_t>& nearWall);
+/// Reach of the wall index the social force needs: the body radius
+/// @p maxRadius plus the force range plus a cell of @p h (so an agent whose
+/// cell has no edge within it can move up to a cell and keep its body clear
+/// without a check). [Units: m]
+float socialForceWallReach(float maxRadius, const SocialForceParams& p, float h);
 
 }  // namespace ccrowd::sim

@@ -20,6 +20,7 @@
 #include "ccrowd/vel2.hpp"
 #include "grid.hpp"
 #include "launch.hpp"
+#include "walls.hpp"
 
 namespace ccrowd::sim {
 
@@ -217,14 +218,13 @@ PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& box, 
 void agentVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const float> pressureIn,
                    View2<const std::uint8_t> blocked, View2<const Face4> aperture);
 
-/// Moves every agent by v dt; a move that would end in a blocked cell or
-/// outside the grid slides along the free axis, else the agent stays (and
-/// its velocity is zeroed along the blocked axis). Agents never enter
-/// blocked cells, and their centres end >= @p clearance [m] (the body
-/// radius; 0: the centre only) from every blocked or outside cell where the
-/// free space allows (keepClearOfWalls, kernels/agents.hpp).
-void advect(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dt,
-            float clearance = 0.f);
+/// Moves every agent by v dt without crossing a wall edge of @p walls (the
+/// scene's true walls, walls.hpp): a move that meets a wall stops short of
+/// it and slides along it, and the velocity loses its part into the wall;
+/// an agent inside a wall is first moved out through its nearest edge. Centres
+/// end >= @p clearance [m] (the body radius; 0: the centre only) from
+/// every wall where the free space allows (keepClearOfWalls).
+void advect(const Exec& ex, const AgentViews& a, const WallView& walls, float dt, float clearance = 0.f);
 
 // ---- (i) separate ----------------------------------------------------------
 
@@ -234,11 +234,13 @@ struct SeparateWorkspace;
 
 /// Minimum distance d_min between agent centres: @p passes Jacobi relaxation
 /// passes, each pushing every pair closer than d_min apart symmetrically
-/// along their line (half the overlap each), then pushing agents out of
-/// blocked cells and @p clearance [m] (the body radius) away from them
-/// (keepClearOfWalls). Deterministic (reads old positions, writes new ones).
-void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked, float dMin,
-              int passes, AgentSortBuffers& sort, SeparateWorkspace& ws, float clearance = 0.f);
+/// along their line (half the overlap each), never across a wall edge of
+/// @p walls, then pushing agents out of walls and @p clearance [m] (the
+/// body radius) away from them (keepClearOfWalls). @p g is the grid the
+/// neighbour search is laid on. Deterministic (reads old positions, writes
+/// new ones).
+void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, const WallView& walls, float dMin, int passes,
+              AgentSortBuffers& sort, SeparateWorkspace& ws, float clearance = 0.f);
 
 // ---- (j) exit and spawn ----------------------------------------------------
 

@@ -12,8 +12,8 @@
 
 namespace ccrowd::sim {
 
-void zonesVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
-                   float clearance, const ZonesParams& z, AgentSortBuffers& sort, NeighbourGridBuffers& ws) {
+void zonesVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const WallView& walls, float clearance,
+                   const ZonesParams& z, AgentSortBuffers& sort, NeighbourGridBuffers& ws) {
     const bool radii = z.d1 > 0.f && z.d1 < z.d2 && z.d2 < z.d3 && std::isfinite(z.d3);
     if (!radii)
         throw InputError(fieldMessage("zones d1, d2, d3", std::to_string(z.d1) + ", " + std::to_string(z.d2) + ", " +
@@ -26,13 +26,13 @@ void zonesVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2
         throw InputError(fieldMessage("zones push_cap", std::to_string(z.push_cap), "out of range", ">= 0, finite"));
     if (!(clearance >= 0.f) || !std::isfinite(clearance))
         throw InputError(fieldMessage("zones clearance", std::to_string(clearance), "out of range", ">= 0 m, finite"));
-    if (blocked.nx != g.nx || blocked.ny != g.ny)
-        throw InputError("zones: blocked must be " + std::to_string(g.nx) + "x" + std::to_string(g.ny) + " cells (the grid)");
+    if (walls.first.n != walls.g.nx * walls.g.ny + 1)
+        throw InputError("zones: the wall index must have a row per cell of its grid (buildWallIndex)");
     if (a.n == 0) return;
     // the shared neighbour grid: cells >= d3 / 2, so every partner is in the 5x5 cells
     const NeighbourView nb = buildNeighbourGrid(ex, a.x, a.y, a.n, makeNeighbourGrid(g, z.d3, 2), sort, ws, "zones");
     // preferred velocity plus repulsion, per agent
-    forEachIndex(ex, a.n, ZonesVelocityKernel{a, nb, z, g, blocked, clearance});
+    forEachIndex(ex, a.n, ZonesVelocityKernel{a, nb, z, walls, clearance});
 }
 
 }  // namespace ccrowd::sim

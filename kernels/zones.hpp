@@ -59,8 +59,7 @@ struct ZonesVelocityKernel {
     AgentViews a;
     NeighbourView nb;
     ZonesParams z;
-    GridInfo g;
-    View2<const std::uint8_t> blocked;
+    WallView walls;         ///< The scene's wall edges.
     float clearance = 0.f;  ///< Body radius kept from walls (advect's). [Units: m] [Limit: >= 0]
 
     CC_HD void operator()(int k) const {
@@ -81,7 +80,7 @@ struct ZonesVelocityKernel {
         });
         // the preferred velocity, sliding along a wall the body touches
         float pvx = a.px[k], pvy = a.py[k];
-        slideAlongWalls(g, blocked, clearance, xi, yi, pvx, pvy);
+        slideAlongWalls(walls, clearance, xi, yi, pvx, pvy);
         // the repulsion capped at push_cap times the preferred speed
         const float pref = sqrtf(pvx * pvx + pvy * pvy);
         const float rs = sqrtf(rx * rx + ry * ry), cap = z.push_cap * pref;
@@ -96,12 +95,12 @@ struct ZonesVelocityKernel {
     }
 };
 
-/// Zone velocity stage: builds the shared neighbour grid (cells >= d3 / 2, 5x5 scanned) over
+/// Zone velocity stage: builds the shared neighbour grid (cells >= d3 / 2, 5x5 scanned, laid on @p g) over
 /// the agents' positions and writes every agent's velocity (a.vx, a.vy),
-/// bodies of radius @p clearance [m] sliding along the walls of @p blocked;
-/// positions are unchanged (advect follows). Throws InputError for zones
-/// out of range.
-void zonesVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
-                   float clearance, const ZonesParams& z, AgentSortBuffers& sort, NeighbourGridBuffers& ws);
+/// bodies of radius @p clearance [m] sliding along the wall edges of
+/// @p walls; positions are unchanged (advect follows). Throws InputError
+/// for zones out of range.
+void zonesVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const WallView& walls, float clearance,
+                   const ZonesParams& z, AgentSortBuffers& sort, NeighbourGridBuffers& ws);
 
 }  // namespace ccrowd::sim

@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "mask_walls.hpp"
 #include "ccrowd/config.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
@@ -61,10 +62,11 @@ struct OrcaWorld {
         sim::markNearWalls(blocked, reach, nearWall);
         if (ex.backend == Backend::Cuda) { blocked.upload(); nearWall.upload(); radiusOf.upload(); }
         const sim::WallReach walls{nearWall.view(ex), reach};
+        MaskWalls mw(ex, g, blocked, radius + g.h);
         const sim::AgentViews a = c.views(ex);
         for (int s = 0; s < steps; ++s) {
             sim::orcaVelocity(ex, a, g, blocked.view(ex), walls, p, radiusOf.view(ex), dt, sort, ws);
-            sim::advect(ex, a, g, blocked.view(ex), dt, radius);
+            sim::advect(ex, a, mw.view(ex), dt, radius);
         }
         c.fetch(ex);
     }
@@ -221,8 +223,7 @@ float wallDistance(const OrcaWorld& w, float x, float y) {
     for (int j = 0; j < w.g.ny; ++j)
         for (int i = 0; i < w.g.nx; ++i) {
             if (!w.blocked(i, j)) continue;
-            float qx, qy;
-            best = std::min(best, sim::distanceToCell(w.g, i, j, x, y, qx, qy));
+            best = std::min(best, distanceToCell(w.g, i, j, x, y));
         }
     return best;
 }

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "mask_walls.hpp"
 #include "ccrowd/config.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
@@ -31,12 +32,11 @@ using sim::SocialForceParams;
 /// An open or walled floor with the model's per-field tables.
 struct SfWorld {
     GridInfo g;
-    Field<std::uint8_t> blocked, nearWall;
+    Field<std::uint8_t> blocked;
     Array<float> radiusOf, panicOf;
     SocialForceParams p;
     sim::AgentSortBuffers sort;
     sim::SocialForceWorkspace ws;
-    int reach = 1;
 
     SfWorld(int nx, int ny, float h, std::vector<float> radii = {0.2f}, std::vector<float> panics = {0.f})
         : blocked(nx, ny, 0) {
@@ -55,13 +55,11 @@ struct SfWorld {
     }
     /// @p steps steps of @p dt on @p ex.
     void run(const Exec& ex, TestCrowd& c, int steps, float dt = 0.05f) {
-        reach = sim::wallReachCells(0.2f, p, g.h);
-        sim::markNearWalls(blocked, reach, nearWall);
-        if (ex.backend == Backend::Cuda) { blocked.upload(); nearWall.upload(); radiusOf.upload(); panicOf.upload(); }
-        const sim::WallReach walls{nearWall.view(ex), reach};
+        MaskWalls walls(ex, g, blocked, sim::socialForceWallReach(0.2f, p, g.h));
+        if (ex.backend == Backend::Cuda) { radiusOf.upload(); panicOf.upload(); }
         for (int s = 0; s < steps; ++s)
-            sim::socialForce(ex, c.views(ex), g, blocked.view(ex), walls, p, radiusOf.view(ex), panicOf.view(ex),
-                             anyPanic(), 0.2f, dt, sort, ws);
+            sim::socialForce(ex, c.views(ex), g, walls.view(ex), p, radiusOf.view(ex), panicOf.view(ex), anyPanic(),
+                             0.2f, dt, sort, ws);
         c.fetch(ex);
     }
 };
@@ -174,8 +172,7 @@ float wallDistance(const SfWorld& w, float x, float y) {
     for (int j = 0; j < w.g.ny; ++j)
         for (int i = 0; i < w.g.nx; ++i) {
             if (!w.blocked(i, j)) continue;
-            float qx, qy;
-            best = std::min(best, sim::distanceToCell(w.g, i, j, x, y, qx, qy));
+            best = std::min(best, distanceToCell(w.g, i, j, x, y));
         }
     return best;
 }

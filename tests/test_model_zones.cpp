@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "mask_walls.hpp"
 #include "kernels/zones.hpp"
 #include "test_crowd.hpp"
 
@@ -46,8 +47,8 @@ void zonesOnOpenFloor(const Exec& ex, TestCrowd& c, const ZonesParams& z, sim::A
                       sim::NeighbourGridBuffers& ws) {
     const GridInfo g = openFloor();
     Field<std::uint8_t> blocked(g.nx, g.ny, 0);
-    if (ex.backend == Backend::Cuda) blocked.upload();
-    sim::zonesVelocity(ex, c.views(ex), g, blocked.view(ex), 0.2f, z, sort, ws);
+    MaskWalls walls(ex, g, blocked, 0.2f + g.h);
+    sim::zonesVelocity(ex, c.views(ex), g, walls.view(ex), 0.2f, z, sort, ws);
 }
 
 class ZonesStage : public ::testing::TestWithParam<Exec> {};

@@ -17,6 +17,7 @@
 #include "test_crowd.hpp"
 #include "kernels/agents.hpp"
 #include "kernels/stages.hpp"
+#include "mask_walls.hpp"
 
 namespace ccrowd::test {
 namespace {
@@ -47,8 +48,8 @@ void runVelocity(const Exec& ex, Agents& a, World& w) {
 }
 
 void runAdvect(const Exec& ex, Agents& a, World& w, float dt, float clearance = 0.f) {
-    if (ex.backend == Backend::Cuda) w.blocked.upload();
-    sim::advect(ex, a.views(ex), w.g, w.blocked.view(ex), dt, clearance);
+    MaskWalls walls(ex, w.g, w.blocked, clearance + w.g.h);
+    sim::advect(ex, a.views(ex), walls.view(ex), dt, clearance);
     a.fetch(ex);
 }
 
@@ -167,8 +168,9 @@ TEST_P(AgentsStage, AdvectNeverEntersABlockedCell) {
     }
     for (int step = 0; step < 30; ++step) {
         for (int k = 0; k < n; ++k) { a.vx[k] = uv(rng); a.vy[k] = uv(rng); }
+        std::vector<float> px = a.x.vector(), py = a.y.vector(), pvx = a.vx.vector(), pvy = a.vy.vector();
         runAdvect(GetParam(), a, w, 0.1f);
-        for (int k = 0; k < n; ++k) ASSERT_TRUE(w.openAt(a.x[k], a.y[k])) << "agent " << k << " step " << step;
+        for (int k = 0; k < n; ++k) ASSERT_TRUE(w.openAt(a.x[k], a.y[k])) << "agent " << k << " step " << step << " from " << px[k] << "," << py[k] << " v " << pvx[k] << "," << pvy[k] << " to " << a.x[k] << "," << a.y[k];
     }
 }
 
@@ -244,35 +246,36 @@ TEST(AgentsStage, SlideAlongWallsTurnsAVelocityIntoAWallAlongItAtTheSameSpeed) {
     World w(10, 10, 0.25f);
     for (int j = 0; j < 10; ++j)
         for (int i = 0; i < 10; ++i) w.blocked(i, j) = (i >= 6 && j < 4) ? 1 : 0;
-    const auto blocked = w.blocked.view(Exec{});
+    MaskWalls mw(Exec{}, w.g, w.blocked, 0.2f + w.g.h);
+    const sim::WallView walls = mw.view(Exec{});
     // touching the wall face x = 0.5 (body 0.2), heading into it at 45 degrees: north along it at 1 m/s
     float vx = std::sqrt(0.5f), vy = std::sqrt(0.5f);
-    sim::slideAlongWalls(w.g, blocked, 0.2f, 0.3f, 2.5f, vx, vy);
+    sim::slideAlongWalls(walls, 0.2f, 0.3f, 2.5f, vx, vy);
     EXPECT_NEAR(vx, 0.f, 1e-6f);
     EXPECT_NEAR(vy, 1.f, 1e-6f);
     // round the corner: (0.38, 3.16) is 0.2 m from the corner (0.5, 3.0) along n = (-0.6, 0.8), the
     // nearest wall point; the velocity east turns round it
     vx = 1.f;
     vy = 0.f;
-    sim::slideAlongWalls(w.g, blocked, 0.2f, 0.38f, 3.16f, vx, vy);
+    sim::slideAlongWalls(walls, 0.2f, 0.38f, 3.16f, vx, vy);
     // normal n = (-0.6, 0.8): into = -0.6; tangential (1, 0) + 0.6 n = (0.64, 0.48), scaled to speed 1
     EXPECT_NEAR(vx, 0.8f, 1e-5f);
     EXPECT_NEAR(vy, 0.6f, 1e-5f);
     // heading away from the wall, or 0.5 m from it: unchanged
     vx = -1.f;
     vy = 0.5f;
-    sim::slideAlongWalls(w.g, blocked, 0.2f, 0.3f, 2.5f, vx, vy);
+    sim::slideAlongWalls(walls, 0.2f, 0.3f, 2.5f, vx, vy);
     EXPECT_EQ(vx, -1.f);
     EXPECT_EQ(vy, 0.5f);
     vx = 1.f;
     vy = 1.f;
-    sim::slideAlongWalls(w.g, blocked, 0.2f, 0.f, 2.5f, vx, vy);
+    sim::slideAlongWalls(walls, 0.2f, 0.f, 2.5f, vx, vy);
     EXPECT_EQ(vx, 1.f);
     EXPECT_EQ(vy, 1.f);
     // straight into the wall: nothing to slide along, unchanged (advect stops it)
     vx = 1.f;
     vy = 0.f;
-    sim::slideAlongWalls(w.g, blocked, 0.2f, 0.3f, 2.5f, vx, vy);
+    sim::slideAlongWalls(walls, 0.2f, 0.3f, 2.5f, vx, vy);
     EXPECT_EQ(vx, 1.f);
     EXPECT_EQ(vy, 0.f);
 }

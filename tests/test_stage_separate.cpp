@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "mask_walls.hpp"
 #include "test_crowd.hpp"
 #include "kernels/separate.hpp"
 #include "kernels/stages.hpp"
@@ -40,9 +41,9 @@ struct World {
 };
 
 void runSeparate(const Exec& ex, Crowd& c, World& w, int passes, SeparateWorkspace& ws, float dMin = kDMin) {
-    if (ex.backend == Backend::Cuda) w.blocked.upload();
+    MaskWalls walls(ex, w.g, w.blocked, w.g.h);
     sim::AgentSortBuffers sort;
-    sim::separate(ex, c.views(ex), w.g, w.blocked.view(ex), dMin, passes, sort, ws);
+    sim::separate(ex, c.views(ex), w.g, walls.view(ex), dMin, passes, sort, ws);
     c.fetch(ex);
 }
 

@@ -27,6 +27,7 @@
 
 #include "ccrowd/field.hpp"
 #include "ccrowd/grid_info.hpp"
+#include "ccrowd/wall_segment.hpp"
 
 namespace ccrowd {
 
@@ -274,6 +275,10 @@ struct SceneGrid {
     /// The same for the face between (i, j - 1) and (i, j), at
     /// y = origin.y + j h. [Limit: 0..1] [Size: nx*(ny+1)]
     Field<float> aperture_y;
+    /// Wall edges as the agents meet them: the open region's boundary (exact
+    /// from the polygons; the domain's edge included) and the faces of
+    /// floor-plan wall cells, each with the open side on its left.
+    std::vector<WallSegment> walls;
     std::vector<std::vector<int>> goal_cells;   ///< Per goal: open cells (index i + j*nx) inside it, sorted. [Limit: non-empty]
     std::vector<std::vector<int>> spawn_cells;  ///< Per group: open cells whose centre is inside a spawn polygon, sorted.
     std::vector<std::vector<int>> source_cells; ///< Per source: open cells whose centre is inside its region, sorted. [Limit: non-empty]

@@ -94,8 +94,10 @@ SceneGrid rasterizeScene(const Scene& s) {
     }
     for (std::size_t c = 0; c < planWalls.size(); ++c) blocked[c] |= planWalls.host()[c];
 
-    // Sub-cell geometry: open fractions and face apertures, exact from the polygons.
-    scene_detail::rasterizeSubcell(geom::sceneOpenRegion(s), g, planWalls, grid);
+    // Sub-cell geometry: open fractions, face apertures and wall edges, exact from the polygons.
+    const geom::BRegion region = geom::sceneOpenRegion(s);
+    scene_detail::rasterizeSubcell(region, g, planWalls, grid);
+    grid.walls = scene_detail::wallEdges(region, g, planWalls);
 
     // Discomfort: max of overlapping regions; terrain: min factor.
     grid.discomfort.assign(g.nx, g.ny, 0.f);

@@ -22,6 +22,7 @@
 #include <boost/geometry/algorithms/intersection.hpp>
 #include <boost/geometry/algorithms/within.hpp>
 
+#include "kernels/walls.hpp"
 #include "subcell.hpp"
 
 namespace ccrowd::scene_detail {
@@ -194,6 +195,31 @@ void rasterizeSubcell(const geom::BRegion& region, const geom::GridGeom& g, cons
         if (j > 0)
             for (int i = 0; i < nx; ++i) grid.aperture_y(i, j) = aperture(i, j - 1, 2, i, j, 3);
     }
+}
+
+std::vector<WallSegment> wallEdges(const geom::BRegion& region, const geom::GridGeom& g,
+                                   const Field<std::uint8_t>& planWalls) {
+    std::vector<WallSegment> out;
+    // every ring's edges, in the ring's order
+    auto ring = [&](const auto& r) {
+        for (std::size_t k = 0; k + 1 < r.size(); ++k) {
+            const WallSegment s{static_cast<float>(r[k].x()), static_cast<float>(r[k].y()),
+                                static_cast<float>(r[k + 1].x()), static_cast<float>(r[k + 1].y())};
+            if (s.ax != s.bx || s.ay != s.by) out.push_back(s);
+        }
+    };
+    for (const BPolygon& p : region) {
+        ring(p.outer());
+        for (const auto& hole : p.inners()) ring(hole);
+    }
+    // floor-plan walls: their cells' faces (the grid's edge is already the domain's)
+    bool anyPlan = false;
+    for (std::size_t c = 0; c < planWalls.size() && !anyPlan; ++c) anyPlan = planWalls.host()[c] != 0;
+    if (anyPlan) {
+        const GridInfo gi{g.nx, g.ny, static_cast<float>(g.h), static_cast<float>(g.ox), static_cast<float>(g.oy)};
+        for (const WallSegment& s : sim::maskWallSegments(gi, planWalls.hostView())) out.push_back(s);
+    }
+    return out;
 }
 
 }  // namespace ccrowd::scene_detail

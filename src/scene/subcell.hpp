@@ -4,6 +4,7 @@
 /// face apertures, exact from the open region's polygons.
 
 #include <cstdint>
+#include <vector>
 
 #include "open_region.hpp"
 #include "scene_internal.hpp"
@@ -15,5 +16,11 @@ namespace ccrowd::scene_detail {
 /// (floor-plan walls, [Size: nx*ny]) close whole with their four faces.
 void rasterizeSubcell(const geom::BRegion& region, const geom::GridGeom& g, const Field<std::uint8_t>& planWalls,
                       SceneGrid& grid);
+
+/// The wall edges of @p region (its rings: shells counter-clockwise and
+/// holes clockwise, so the open side is on every edge's left) and of the
+/// floor-plan walls @p planWalls (faces between a wall cell and any other).
+std::vector<WallSegment> wallEdges(const geom::BRegion& region, const geom::GridGeom& g,
+                                   const Field<std::uint8_t>& planWalls);
 
 }  // namespace ccrowd::scene_detail

@@ -65,7 +65,7 @@ private:
 
     /// Advect, bodies (centre + the largest radius) clear of walls and the grid's edge.
     static void runAdvect(SimState& s) {
-        advect(s.ex, s.agents.views(), s.gi, s.grid.blocked.view(s.ex), s.scene.params.dt, largestBodyRadius(s.scene));
+        advect(s.ex, s.agents.views(), wallView(s.ex, s.gi, s.walls), s.scene.params.dt, largestBodyRadius(s.scene));
     }
 
     OrcaParams params_;

@@ -61,6 +61,8 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
     for (Field<float>* f : {&density, &pressure, &perceivedDensity}) f->toDevice(ex);
     for (Field<Vel2>* f : {&meanVelocity, &perceivedVelocity}) f->toDevice(ex);
     speed.toDevice(ex); cost.toDevice(ex);
+    // the wall edges near each cell, for bodies of the largest radius (walls.hpp)
+    buildWallIndex(ex, grid.walls, gi, largestBodyRadius(scene) + grid.h, walls);
     // one potential and desired velocity per (group, route step)
     setupFieldTable(scene, grid, cost, fields, problems);
     for (std::size_t k = 0; k < problems.size(); ++k) {

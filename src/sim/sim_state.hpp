@@ -15,6 +15,7 @@
 #include "kernels/speed.hpp"
 #include "kernels/splat.hpp"
 #include "kernels/stages.hpp"
+#include "kernels/walls.hpp"
 #include "sim/agents.hpp"
 #include "sim/sources.hpp"
 
@@ -30,6 +31,7 @@ struct SimState {
     Scene scene;
     SceneGrid grid;                 ///< Walls, terrain, discomfort, goals' cells (the environment's layers).
     GridInfo gi;
+    WallIndex walls;                ///< grid.walls near each cell, reach: the largest body radius plus a cell.
     Exec ex;
     double time = 0.0;              ///< Simulated time. [Units: s]
     long long steps = 0;

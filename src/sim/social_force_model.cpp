@@ -41,11 +41,9 @@ public:
         anyPanic_ = std::any_of(panicOf_.vector().begin(), panicOf_.vector().end(), [](float v) { return v > 0.f; });
         radiusOf_.toDevice(s.ex);
         panicOf_.toDevice(s.ex);
-        // walls are the grid's blocked cells (static): mark the cells near one once
+        // the wall edges near each cell within the force's reach (static: built once)
         maxRadius_ = largestBodyRadius(s.scene);
-        reach_ = wallReachCells(maxRadius_, params_, s.gi.h);
-        markNearWalls(s.grid.blocked, reach_, nearWall_);
-        nearWall_.toDevice(s.ex);
+        buildWallIndex(s.ex, s.grid.walls, s.gi, socialForceWallReach(maxRadius_, params_, s.gi.h), walls_);
         return {
             {"social_force", StagePhase::Move,
              {"agents.preferred", "agents.velocity", "agents.position", "agents.field", "walls"},
@@ -58,7 +56,9 @@ public:
                 ws_.vy.vector().capacity()) * sizeof(float);
     }
     std::size_t gridBufferBytes() const override {
-        return nearWall_.size() * sizeof(std::uint8_t) + static_cast<std::size_t>(ws_.grid.first.size()) * sizeof(int) +
+        return static_cast<std::size_t>(walls_.first.size() + walls_.list.size()) * sizeof(int) +
+               static_cast<std::size_t>(walls_.segments.size()) * sizeof(WallSegment) +
+               static_cast<std::size_t>(ws_.grid.first.size()) * sizeof(int) +
                static_cast<std::size_t>(radiusOf_.size() + panicOf_.size()) * sizeof(float);
     }
 
@@ -66,15 +66,13 @@ private:
     /// Helbing 2000 eqs. 1-3 over the scene's dt, in sub-steps.
     void run(SimState& s) {
         const Exec& ex = s.ex;
-        const WallReach walls{nearWall_.view(ex), reach_};
-        socialForce(ex, s.agents.views(), s.gi, s.grid.blocked.view(ex), walls, params_, radiusOf_.view(ex),
+        socialForce(ex, s.agents.views(), s.gi, wallView(ex, s.gi, walls_), params_, radiusOf_.view(ex),
                     panicOf_.view(ex), anyPanic_, maxRadius_, s.scene.params.dt, s.splatWs.sort, ws_);
     }
 
     SocialForceParams params_;
     Array<float> radiusOf_, panicOf_;
-    Field<std::uint8_t> nearWall_;
-    int reach_ = 1;
+    WallIndex walls_;  ///< Wall edges within the social force's reach of each cell.
     bool anyPanic_ = false;
     float maxRadius_ = 0.f;
     SocialForceWorkspace ws_;

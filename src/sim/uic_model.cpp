@@ -86,18 +86,18 @@ private:
     }
 
     /// (h) agents: corrected velocity from the UIC grid's faces, clamp,
-    /// advect (never into walls).
+    /// advect (never across a wall).
     void runAgents(SimState& s) {
         const AgentViews a = s.agents.views();
         agentVelocity(s.ex, a, ug_, uicPressure_.view(s.ex), uicBlocked_.view(s.ex), uicAperture_.view(s.ex));
         // bodies (centre + the largest radius) stay clear of walls and the grid's edge
-        advect(s.ex, a, s.gi, s.grid.blocked.view(s.ex), s.scene.params.dt, largestBodyRadius(s.scene));
+        advect(s.ex, a, wallView(s.ex, s.gi, s.walls), s.scene.params.dt, largestBodyRadius(s.scene));
     }
 
     /// (i) separate: minimum distance d_min between agents and from walls.
     void runSeparate(SimState& s) {
         const ModelParams& mp = s.scene.params;
-        separate(s.ex, s.agents.views(), s.gi, s.grid.blocked.view(s.ex), mp.d_min, mp.separation_passes,
+        separate(s.ex, s.agents.views(), s.gi, wallView(s.ex, s.gi, s.walls), mp.d_min, mp.separation_passes,
                  s.splatWs.sort, separateWs_, largestBodyRadius(s.scene));
     }
 

@@ -35,13 +35,13 @@ public:
 private:
     /// Preferred velocity plus the zone repulsions (seed 000 listings 4.7-4.8).
     void runZones(SimState& s) {
-        zonesVelocity(s.ex, s.agents.views(), s.gi, s.grid.blocked.view(s.ex), largestBodyRadius(s.scene), params_,
+        zonesVelocity(s.ex, s.agents.views(), s.gi, wallView(s.ex, s.gi, s.walls), largestBodyRadius(s.scene), params_,
                       s.splatWs.sort, ws_);
     }
 
     /// Advect, bodies (centre + the largest radius) clear of walls and the grid's edge.
     static void runAdvect(SimState& s) {
-        advect(s.ex, s.agents.views(), s.gi, s.grid.blocked.view(s.ex), s.scene.params.dt, largestBodyRadius(s.scene));
+        advect(s.ex, s.agents.views(), wallView(s.ex, s.gi, s.walls), s.scene.params.dt, largestBodyRadius(s.scene));
     }
 
     ZonesParams params_;

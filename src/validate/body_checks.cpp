@@ -14,30 +14,27 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 }  // namespace
 
-double wallDistance(const SceneGrid& g, double x, double y, double reach) {
-    const double x0 = g.origin.x, y0 = g.origin.y, x1 = x0 + g.nx * double(g.h), y1 = y0 + g.ny * double(g.h);
-    // the outside of the grid is a wall
-    double best = std::min({reach, x - x0, x1 - x, y - y0, y1 - y});
-    if (best <= 0.0) return 0.0;
-    const int ci = static_cast<int>(std::floor((x - x0) / g.h)), cj = static_cast<int>(std::floor((y - y0) / g.h));
-    const int m = static_cast<int>(std::ceil(reach / g.h)) + 1;
-    for (int j = std::max(cj - m, 0); j <= std::min(cj + m, g.ny - 1); ++j)
-        for (int i = std::max(ci - m, 0); i <= std::min(ci + m, g.nx - 1); ++i) {
-            if (!g.blocked(i, j)) continue;
-            // nearest point of the cell's square
-            const double lx = x0 + i * double(g.h), ly = y0 + j * double(g.h);
-            const double qx = std::clamp(x, lx, lx + g.h), qy = std::clamp(y, ly, ly + g.h);
-            best = std::min(best, std::hypot(x - qx, y - qy));
-        }
-    return best;
+WallClearance::WallClearance(const SceneGrid& g, double reach) : reach_(reach) {
+    const Exec host{Backend::Cpu, 0};
+    sim::buildWallIndex(host, g.walls, g.info(), static_cast<float>(reach), index_);
+    view_ = sim::wallView(host, g.info(), index_);
+}
+
+double WallClearance::distance(double x, double y) const {
+    const sim::WallNear n = sim::nearestWall(view_, static_cast<float>(x), static_cast<float>(y));
+    if (!(n.d < INFINITY)) return reach_;
+    return n.inside ? -static_cast<double>(n.d) : std::min(static_cast<double>(n.d), reach_);
 }
 
 double smallestWallClearance(const SceneGrid& g, const AgentSnapshot& a, int* agent) {
     double best = std::numeric_limits<double>::infinity();
     if (agent) *agent = -1;
+    if (a.size() == 0) return best;
+    double largest = 0.0;
+    for (int k = 0; k < a.size(); ++k) largest = std::max(largest, static_cast<double>(a.radius[k]));
+    const WallClearance walls(g, largest + g.h);
     for (int k = 0; k < a.size(); ++k) {
-        const double r = a.radius[k];
-        const double c = wallDistance(g, a.x[k], a.y[k], r + g.h) - r;
+        const double c = walls.distance(a.x[k], a.y[k]) - a.radius[k];
         if (c < best) {
             best = c;
             if (agent) *agent = k;
@@ -60,7 +57,10 @@ LocalDensity::LocalDensity(const SceneGrid& g, double radius) : g_(g.info()), r2
             weight_[static_cast<std::size_t>(dj + reach_) * side + (di + reach_)] = w;
             total += w;
         }
-    // per open cell, the share of the kernel's weight that lies on open cells
+    // per open cell, the share of the kernel's weight that lies on open floor: cells weighted
+    // by their open fraction (exact from the polygons; whole cells when a grid has none)
+    const bool fractions = g.open_fraction.size() == static_cast<std::size_t>(g.nx) * g.ny;
+    auto openOf = [&](int i, int j) { return fractions ? double(g.open_fraction(i, j)) : (g.blocked(i, j) ? 0.0 : 1.0); };
     openShare_.assign(static_cast<std::size_t>(g.nx) * g.ny, 0.0);
     for (int j = 0; j < g.ny; ++j)
         for (int i = 0; i < g.nx; ++i) {
@@ -69,8 +69,8 @@ LocalDensity::LocalDensity(const SceneGrid& g, double radius) : g_(g.info()), r2
             for (int dj = -reach_; dj <= reach_; ++dj)
                 for (int di = -reach_; di <= reach_; ++di) {
                     const int ii = i + di, jj = j + dj;
-                    if (ii < 0 || jj < 0 || ii >= g.nx || jj >= g.ny || g.blocked(ii, jj)) continue;
-                    open += weight_[static_cast<std::size_t>(dj + reach_) * side + (di + reach_)];
+                    if (ii < 0 || jj < 0 || ii >= g.nx || jj >= g.ny) continue;
+                    open += openOf(ii, jj) * weight_[static_cast<std::size_t>(dj + reach_) * side + (di + reach_)];
                 }
             openShare_[static_cast<std::size_t>(j) * g.nx + i] = open / total;
         }

@@ -9,27 +9,40 @@
 
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "kernels/walls.hpp"
 
 namespace ccrowd::validate {
 
-/// Distance from (x, y) [m] to the nearest wall: the square of a blocked
-/// cell or the outside of the grid (wall polygons are rasterised to blocked
-/// cells, a cell being blocked when its centre is not walkable), searched
-/// within @p reach [m]; @p reach when none is that close; 0 inside a
-/// blocked cell. A body of radius r is clear of the walls when this is >= r.
-/// [Units: m]
-double wallDistance(const SceneGrid& g, double x, double y, double reach);
+/// Signed distance from a point to the scene's walls (issue 12, Deliver 4):
+/// to the nearest wall edge (SceneGrid::walls, the boundary of the open
+/// region exact from the scene's polygons; the domain's edge included),
+/// negative inside a wall. A body of radius r is clear of the walls when
+/// distance(centre) >= r. Built once per grid: the edges near each cell.
+class WallClearance {
+public:
+    /// Edges within @p reach [m] of each cell of @p g are searched.
+    WallClearance(const SceneGrid& g, double reach);
+    /// Signed distance from (x, y) [m] to the nearest wall edge: @p reach
+    /// when none is that close, < 0 inside a wall. [Units: m]
+    double distance(double x, double y) const;
 
-/// Smallest wallDistance(centre) - radius over the agents of @p a (+inf
-/// with no agent): negative when a body overlaps a wall by that much.
-/// @p agent receives the index of that agent (-1 with none). [Units: m]
+private:
+    sim::WallIndex index_;
+    sim::WallView view_;
+    double reach_ = 0.0;
+};
+
+/// Smallest WallClearance distance(centre) - radius over the agents of
+/// @p a (+inf with no agent): negative when a body overlaps a wall by that
+/// much. @p agent receives the index of that agent (-1 with none). [Units: m]
 double smallestWallClearance(const SceneGrid& g, const AgentSnapshot& a, int* agent = nullptr);
 
 /// Local density of the agents' positions, the Gaussian kernel estimate of
 /// Helbing, Johansson & Al-Abideen 2007 (Phys. Rev. E 75, 046109):
 /// rho(x) = sum_j exp(-|x_j - x|^2 / R^2) / (pi R^2), evaluated at the
 /// centre of every open cell and divided by the share of the kernel that
-/// falls on open cells (persons per m^2 of floor beside walls too). A smooth
+/// falls on open floor (cells weighted by their open fraction: persons per
+/// m^2 of floor beside walls too, slanted ones included). A smooth
 /// kernel reads a crowd packed at density rho as rho wherever it samples it,
 /// where counting centres in small boxes scatters: 25 agents on a 0.46 m
 /// square lattice fit a 2 m box (6.25 persons/m^2) though the lattice holds

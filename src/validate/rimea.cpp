@@ -79,28 +79,30 @@ LCornerResult lCorner(const Exec& ex, const std::string& local) {
     r.agents = sim.agentCount();
     const SceneGrid& g = sim.grid();
     r.min_clearance = std::numeric_limits<double>::infinity();
+    float largest = 0.f;
+    for (const GroupSpec& gs : sim.scene().groups) largest = std::max(largest, gs.radius);
+    const WallClearance walls(g, largest + g.h);
     while (!sim.finished()) {
         sim.step();
         const AgentSnapshot a = sim.agents();
         for (int k = 0; k < a.size(); ++k) {
-            // the body: distance to the wall cells and the grid edge, and to
-            // the outside of the L's inner corner {x < 10, y > 2} (exact)
+            // the body: distance to the wall edges (the domain's included), and
+            // to the outside of the L's inner corner {x < 10, y > 2} (exact)
             const double x = a.x[k], y = a.y[k];
             const double corner = x >= 10.0 ? (y <= 2.0 ? std::hypot(x - 10.0, y - 2.0) : x - 10.0) : (y <= 2.0 ? 2.0 - y : 0.0);
-            const double clear = std::min(wallDistance(g, x, y, a.radius[k] + g.h), corner) - a.radius[k];
+            const double wall = walls.distance(x, y);
+            const double clear = std::min(wall, corner) - a.radius[k];
             r.min_clearance = std::min(r.min_clearance, clear);
             if (clear < -kBodyTolerance && r.overlaps++ == 0)
                 r.first_overlap = "agent " + std::to_string(a.id[k]) + " at (" + formatValue(x, 3) + ", " + formatValue(y, 3) +
                                   ") m overlaps a wall by " + formatValue(-clear, 3, "m") + " at t = " +
                                   formatValue(sim.time(), 2, "s");
-            // never in a wall cell, never outside the L (first arm y <= 2 m, second arm x >= 10 m)
-            int i = 0, j = 0;
-            g.cellOf(a.x[k], a.y[k], i, j);
-            const bool inWall = g.blocked(i, j) != 0, outside = !(a.y[k] <= 2.f || a.x[k] >= 10.f);
+            // never inside a wall, never outside the L (first arm y <= 2 m, second arm x >= 10 m)
+            const bool inWall = wall < 0.0, outside = !(a.y[k] <= 2.f || a.x[k] >= 10.f);
             if (inWall || outside) {
                 if (r.violations == 0)
                     r.first_violation = "agent " + std::to_string(a.id[k]) + " at (" + formatValue(a.x[k], 2) + ", " +
-                                        formatValue(a.y[k], 2) + ") m" + (inWall ? " in a wall cell" : " outside the L") +
+                                        formatValue(a.y[k], 2) + ") m" + (inWall ? " inside a wall" : " outside the L") +
                                         " at t = " + formatValue(sim.time(), 2, "s");
                 ++r.violations;
             }
