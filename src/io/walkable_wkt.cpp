@@ -8,8 +8,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <exception>
+#include <string>
 #include <vector>
 
+#include "ccrowd/error.hpp"
 #include "src/scene/open_region.hpp"
 
 namespace ccrowd::io {
@@ -115,16 +118,31 @@ std::string wkt(const geom::BRegion& region) {
     return s;
 }
 
+/// The region @p make builds, with Boost.Geometry's own exceptions as InputError.
+template <class Make>
+geom::BRegion guarded(Make make) {
+    try {
+        return make();
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw InputError(std::string("walkable area: the polygons could not be combined (") + e.what() +
+                         "; allowed: polygons whose edges do not nearly coincide)");
+    }
+}
+
 }  // namespace
 
 std::string walkableWkt(const std::vector<Polygon>& outer, const std::vector<Polygon>& holes) {
-    return wkt(geom::regionOf(outer, holes, Polygon{}));
+    return wkt(guarded([&] { return geom::regionOf(outer, holes, Polygon{}); }));
 }
 
 std::string walkableWkt(const std::vector<Polygon>& outer, const std::vector<Polygon>& holes, const Polygon& clip) {
-    return wkt(geom::regionOf(outer, holes, clip));
+    return wkt(guarded([&] { return geom::regionOf(outer, holes, clip); }));
 }
 
-std::string sceneWalkableWkt(const Scene& scene) { return wkt(geom::sceneOpenRegion(scene)); }
+std::string sceneWalkableWkt(const Scene& scene) {
+    return wkt(guarded([&] { return geom::sceneOpenRegion(scene); }));
+}
 
 }  // namespace ccrowd::io

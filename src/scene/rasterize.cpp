@@ -7,7 +7,6 @@
 
 #include "ccrowd/scene.hpp"
 #include "scene_internal.hpp"
-#include "subcell.hpp"
 
 namespace ccrowd {
 
@@ -95,9 +94,7 @@ SceneGrid rasterizeScene(const Scene& s) {
     for (std::size_t c = 0; c < planWalls.size(); ++c) blocked[c] |= planWalls.host()[c];
 
     // Sub-cell geometry: open fractions, face apertures and wall edges, exact from the polygons.
-    const geom::BRegion region = geom::sceneOpenRegion(s);
-    scene_detail::rasterizeSubcell(region, g, planWalls, grid);
-    grid.walls = scene_detail::wallEdges(region, g, planWalls);
+    scene_detail::rasterizeGeometry(s, g, planWalls, grid);
 
     // Discomfort: max of overlapping regions; terrain: min factor.
     grid.discomfort.assign(g.nx, g.ny, 0.f);

@@ -32,6 +32,13 @@ geom::GridGeom gridGeom(const Scene& scene);
 /// blocked (floor_plan.cpp). Throws InputError naming /floor_plans/k/image.
 void applyFloorPlan(const Scene& scene, int k, const geom::GridGeom& g, Field<std::uint8_t>& blocked);
 
+/// The sub-cell geometry of @p grid (subcell.cpp): open fractions, face
+/// apertures and wall edges from the scene's polygons, floor-plan walls
+/// (@p planWalls, [Size: nx*ny]) closing whole cells. Throws InputError
+/// naming /walkable and /obstacles when the polygons cannot be combined.
+void rasterizeGeometry(const Scene& scene, const geom::GridGeom& g, const Field<std::uint8_t>& planWalls,
+                       SceneGrid& grid);
+
 /// Grid-level checks (scene_checks.cpp): goals cover open cells, spawn and
 /// source regions have open cells and reach their goals, counts fit.
 /// Fills grid.group_count.

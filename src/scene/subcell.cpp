@@ -15,6 +15,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,6 +25,7 @@
 #include <boost/geometry/algorithms/intersection.hpp>
 #include <boost/geometry/algorithms/within.hpp>
 
+#include "ccrowd/error.hpp"
 #include "kernels/walls.hpp"
 #include "subcell.hpp"
 
@@ -132,8 +136,7 @@ void rasterizeSubcell(const geom::BRegion& region, const geom::GridGeom& g, cons
     float* frac = grid.open_fraction.host();
 
     // rows: cut cells clipped, runs between them tested once
-    #pragma omp parallel for schedule(dynamic, 4)
-    for (int j = 0; j < ny; ++j) {
+    auto rasterRow = [&](int j) {
         const double y0 = g.oy + j * h, y1 = y0 + h;
         // the band reaches half a cell past the row: its own edges lie on no
         // cell's edge (Boost 1.74's overlay returned whole cells for strips
@@ -159,7 +162,19 @@ void rasterizeSubcell(const geom::BRegion& region, const geom::GridGeom& g, cons
             std::fill(row + i, row + e, v);
             i = e;
         }
+    };
+    // an exception must not leave an OpenMP region: the first one is kept and rethrown
+    std::string failure;
+    #pragma omp parallel for schedule(dynamic, 4)
+    for (int j = 0; j < ny; ++j) {
+        try {
+            rasterRow(j);
+        } catch (const std::exception& e) {
+            #pragma omp critical(subcell_failure)
+            if (failure.empty()) failure = e.what();
+        }
     }
+    if (!failure.empty()) throw std::runtime_error(failure);
 
     // floor-plan walls close their cells whole
     const std::uint8_t* plan = planWalls.host();
@@ -220,6 +235,22 @@ std::vector<WallSegment> wallEdges(const geom::BRegion& region, const geom::Grid
         for (const WallSegment& s : sim::maskWallSegments(gi, planWalls.hostView())) out.push_back(s);
     }
     return out;
+}
+
+void rasterizeGeometry(const Scene& scene, const geom::GridGeom& g, const Field<std::uint8_t>& planWalls,
+                       SceneGrid& grid) {
+    try {
+        const geom::BRegion region = geom::sceneOpenRegion(scene);
+        rasterizeSubcell(region, g, planWalls, grid);
+        grid.walls = wallEdges(region, g, planWalls);
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::exception& e) {
+        // Boost.Geometry's overlay refuses some valid-looking inputs (e.g. nearly coincident edges)
+        scene_detail::failAt(scene.label, "/obstacles", "", std::string("the walkable area and the obstacles could not be "
+                             "combined into exact walls (") + e.what() + ")",
+                             "polygons whose edges do not nearly coincide (move or merge touching polygons)");
+    }
 }
 
 }  // namespace ccrowd::scene_detail
