@@ -155,16 +155,21 @@ struct DoorSeriesResult : CaseResult {
     std::vector<DoorFlowResult> doors;  ///< One per width, in the order given.
 };
 
-/// Scene text of a 10 m x 10 m room with 200 persons whose 0.4 m thick east
-/// wall has a door of @p width [m] (a multiple of the 0.2 m cell); the goal
-/// is the far end of a 4 m corridor behind it.
-std::string roomWithDoorScene(double width);
+/// Scene text of a 10 m x 10 m room with 200 persons whose 0.25 m thick east
+/// wall has a door of @p width [m] centred at y = 5 m (its edges anywhere
+/// between cell faces), on cells of @p cell [m]; the goal is the far metre
+/// of a 3.75 m corridor behind it.
+std::string roomWithDoorScene(double width, double cell);
 
-/// Runs roomWithDoorScene for each of @p widths [m] (multiples of 0.2 m in
-/// 0.2..9.6). Criteria per width: the door is width / 0.2 open cells; 70%
-/// left within 300 s; specific flow 1.0-2.0 persons/(m s); the flow
-/// (persons/s) is larger than through the previous, narrower door.
-DoorSeriesResult doorWidthSeries(const Exec& ex, const std::vector<double>& widths);
+/// Runs roomWithDoorScene for each of @p widths [m] (increasing, 0.2..9.6)
+/// on each of @p cells [m]. Precondition per door: the faces on the wall's
+/// line carry the door's width (sub-cell geometry). Criteria per door: 70%
+/// left within 300 s; specific flow 1.2-1.9 persons/(m s); the flow
+/// (persons/s) larger than through the previous, narrower door on the same
+/// grid. Per width and each cell size after the first: the flow within
+/// 10% of the first cell size's. `doors` holds cells[0]'s widths, then
+/// cells[1]'s, ...
+DoorSeriesResult doorWidthSeries(const Exec& ex, const std::vector<double>& widths, const std::vector<double>& cells);
 
 // ---- seed-003 scenes -------------------------------------------------------
 
@@ -269,7 +274,7 @@ struct ValidationResults {
     LCornerResult l_corner;                 ///< RiMEA 6.
     FundamentalDiagramResult fundamental;   ///< 0.5, 1, 1.5, ..., 5 persons/m^2.
     DoorFlowResult room_exit;               ///< 1 m door, scenes/room_exit.json.
-    DoorSeriesResult door_widths;           ///< 0.8, 1.0, 1.2 m doors.
+    DoorSeriesResult door_widths;           ///< 0.8-2.4 m doors on 0.25 and 0.125 m cells.
     std::vector<UicDensityResult> uic;      ///< The UIC limit on bottleneck and room_exit.
     std::vector<Seed003Result> seed003;     ///< The three seed-003 scenes.
     FasterIsSlowerResult faster_is_slower;  ///< Social force, desired speeds 1..5 m/s.

@@ -53,19 +53,28 @@ void fundamentalDiagramPlot(const std::string& path, const FundamentalDiagramRes
     plot::writeLinearPlot(path, p, axes);
 }
 
-/// Flow (persons/s) against door width, with the band 1.0-2.0 persons/(m s) x width.
+/// Flow (persons/s) against door width, one line per cell size, with the
+/// width series' band 1.2-1.9 persons/(m s) x width.
 void doorFlowPlot(const std::string& path, const DoorSeriesResult& series, const DoorFlowResult& roomExit) {
     plot::LinePlot p = newPlot("Door flow against door width", "door width [m]", "flow [persons/s]");
     double wmax = 1.4;
     for (const DoorFlowResult& d : series.doors) wmax = std::max(wmax, d.width + 0.2);
-    plot::Series hi{"allowed: 1.0-2.0 persons/(m s) x width", kTolerance, plot::Marker::None, true,
-                    {{0.0, 0.0}, {wmax, 2.0 * wmax}}};
-    plot::Series lo{"", kTolerance, plot::Marker::None, true, {{0.0, 0.0}, {wmax, 1.0 * wmax}}};
-    plot::Series measured{"room 10 m x 10 m, 0.2 m grid", plot::paletteColor(0), plot::Marker::Circle, true, {}};
-    for (const DoorFlowResult& d : series.doors) measured.points.emplace_back(d.width, d.persons);
-    plot::Series shipped{"scenes/room_exit.json, 0.25 m grid", plot::paletteColor(1), plot::Marker::Diamond, false,
-                         {{roomExit.width, roomExit.persons}}};
-    p.series = {hi, lo, measured, shipped};
+    plot::Series hi{"allowed: 1.2-1.9 persons/(m s) x width", kTolerance, plot::Marker::None, true,
+                    {{0.0, 0.0}, {wmax, 1.9 * wmax}}};
+    plot::Series lo{"", kTolerance, plot::Marker::None, true, {{0.0, 0.0}, {wmax, 1.2 * wmax}}};
+    p.series = {hi, lo};
+    // one line per cell size, in the series' order
+    const plot::Marker markers[] = {plot::Marker::Circle, plot::Marker::Square, plot::Marker::Triangle, plot::Marker::Cross};
+    for (const DoorFlowResult& d : series.doors) {
+        const std::string label = "room 10 m x 10 m, " + formatValue(d.cell, 3, "m") + " cells";
+        if (p.series.back().name != label) {
+            const int k = static_cast<int>(p.series.size()) - 2;
+            p.series.push_back(plot::Series{label, plot::paletteColor(k), markers[k % 4], true, {}});
+        }
+        p.series.back().points.emplace_back(d.width, d.persons);
+    }
+    p.series.push_back(plot::Series{"scenes/room_exit.json, 0.25 m grid", plot::paletteColor(3), plot::Marker::Diamond,
+                                    false, {{roomExit.width, roomExit.persons}}});
     plot::LinearAxes axes;
     axes.x_min = 0.0;
     axes.x_max = wmax;

@@ -49,7 +49,7 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
     report(v.fundamental);
     v.room_exit = roomExitFlow(ex);
     report(v.room_exit);
-    v.door_widths = doorWidthSeries(ex, {0.8, 1.0, 1.2});
+    v.door_widths = doorWidthSeries(ex, {0.8, 1.0, 1.2, 1.4, 1.6, 2.0, 2.4}, {0.25, 0.125});
     report(v.door_widths);
     for (const char* name : {"bottleneck", "room_exit"}) {
         v.uic.push_back(uicDensity(ex, name));
