@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "ccrowd/field.hpp"
-#include "agents.hpp"
+#include "walls.hpp"
 #include "grid.hpp"
 #include "ccrowd/hd.hpp"
 #include "neighbour_grid.hpp"

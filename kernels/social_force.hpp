@@ -22,17 +22,17 @@
 /// (agents.preferred: speed and direction from the potential, Narain 2009
 /// §6, seed 003), mixed with the neighbours' mean direction by the panic
 /// parameter p (the herding rule of the paper: e_i = Norm[(1 - p) e_i +
-/// p <e_j>_i]). Integrated by semi-implicit Euler sub-steps (socialForce()
-/// in social_force.cu). Host+device.
+/// p <e_j>_i]). The wall w is the nearest wall edge (walls.hpp: the scene's
+/// true walls, exact from its polygons). Integrated by semi-implicit Euler
+/// sub-steps (socialForce() in social_force.cu). Host+device.
 
 #include <cstdint>
 
 #include "ccrowd/field.hpp"
 #include "ccrowd/hd.hpp"
-#include "agents.hpp"
+#include "walls.hpp"
 #include "grid.hpp"
 #include "neighbour_grid.hpp"
-#include "separate.hpp"
 #include "stages.hpp"
 
 namespace ccrowd::sim {

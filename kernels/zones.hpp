@@ -13,7 +13,7 @@
 /// result is clamped to the agent's free speed and advected (agents.hpp).
 /// Strengths are velocities here. The continuum's preferred velocity
 /// ignores the body radius, so a person whose body touches a wall is first
-/// made to slide along it (slideAlongWalls, agents.hpp): without that, at a
+/// made to slide along it (slideAlongWalls, walls.hpp): without that, at a
 /// 1 m door (room_exit) the last two persons rest against the door's two
 /// corners, pushed into them, and their mutual repulsion (about 0.5 m/s at
 /// 1.07 m) outweighs the small component of the preferred velocity that
@@ -22,7 +22,7 @@
 #include "ccrowd/field.hpp"
 #include "ccrowd/hd.hpp"
 #include "neighbour_grid.hpp"
-#include "separate.hpp"
+#include "walls.hpp"
 #include "stages.hpp"
 
 namespace ccrowd::sim {
