@@ -33,33 +33,12 @@ struct CopyVelocityKernel {
 
 }  // namespace
 
-void markNearWalls(const Field<std::uint8_t>& blocked, int reach, Field<std::uint8_t>& nearWall) {
-    const int nx = blocked.nx(), ny = blocked.ny();
-    // separable dilation of "blocked or outside" by reach cells: rows, then columns
-    Field<std::uint8_t> rows(nx, ny, 0);
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            bool hit = i - reach < 0 || i + reach >= nx;
-            for (int d = -reach; d <= reach && !hit; ++d) hit = blocked(i + d, j) != 0;
-            rows(i, j) = hit ? 1 : 0;
-        }
-    nearWall.assign(nx, ny, 0);
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            bool hit = j - reach < 0 || j + reach >= ny;
-            for (int d = -reach; d <= reach && !hit; ++d) hit = rows(i, j + d) != 0;
-            nearWall(i, j) = hit ? 1 : 0;
-        }
+float orcaWallReach(const OrcaParams& p, float maxSpeed, float maxRadius) {
+    return p.time_horizon_obst * maxSpeed + maxRadius;
 }
 
-int orcaWallReachCells(const OrcaParams& p, float maxSpeed, float maxRadius, float h) {
-    // the kernel's scan half-width ceil(range / h) + 1, and the row beyond it that the face scan reads
-    return static_cast<int>(std::ceil((p.time_horizon_obst * maxSpeed + maxRadius) / h)) + 2;
-}
-
-void orcaVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
-                  const WallReach& walls, const OrcaParams& p, View1<const float> radiusOf, float dt,
-                  AgentSortBuffers& sort, OrcaWorkspace& ws) {
+void orcaVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const WallView& walls, const OrcaParams& p,
+                  View1<const float> radiusOf, float dt, AgentSortBuffers& sort, OrcaWorkspace& ws) {
     check(p.time_horizon > 0.f && std::isfinite(p.time_horizon), "time_horizon", std::to_string(p.time_horizon),
           "> 0 s, finite");
     check(p.time_horizon_obst > 0.f && std::isfinite(p.time_horizon_obst), "time_horizon_obst",
@@ -78,8 +57,8 @@ void orcaVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<
     ws.vx.resize(n);
     ws.vy.resize(n);
     const View1<float> bvx = ws.vx.view(ex), bvy = ws.vy.view(ex);
-    forEachIndex(ex, n, OrcaVelocityKernel{a.x, a.y, a.vx, a.vy, a.px, a.py, a.vmax, a.field, radiusOf, nb, g, blocked,
-                                           walls, p, dt, bvx, bvy});
+    forEachIndex(ex, n, OrcaVelocityKernel{a.x, a.y, a.vx, a.vy, a.px, a.py, a.vmax, a.field, radiusOf, nb, walls, p,
+                                           dt, bvx, bvy});
     forEachIndex(ex, n, CopyVelocityKernel{bvx, bvy, a.vx, a.vy});
 }
 

@@ -22,9 +22,10 @@
 ///    nearest to v_i, with full responsibility (walls do not move)
 ///    (orcaSegmentLine).
 ///
-/// Walls are the grid's blocked cells: their faces towards open cells,
-/// joined into straight runs (so a straight wall is one segment and walking
-/// along it is free), the runs that face the agent, nearest first. The
+/// Walls are the scene's wall edges (walls.hpp: the walkable region's
+/// boundary, exact from its polygons, so a straight wall is one segment and
+/// walking along it is free), those whose open side holds the agent,
+/// nearest first. The
 /// program is solved by orca_lp.hpp (RVO2's linearProgram2, and
 /// linearProgram3 when it is infeasible). Jacobi: every agent reads the old
 /// positions and velocities, writes its new velocity; advection (agents.hpp)
@@ -35,6 +36,7 @@
 #include "ccrowd/field.hpp"
 #include "ccrowd/hd.hpp"
 #include "agents.hpp"
+#include "walls.hpp"
 #include "grid.hpp"
 #include "neighbour_grid.hpp"
 #include "orca_lp.hpp"
@@ -211,51 +213,17 @@ struct OrcaWalls {
     }
 };
 
-/// Walls near a cell: 1 where a blocked or outside cell lies within the
-/// given reach (a square of cells), so agents far from every wall skip the
-/// wall scan. Built once per model (the walls are static); ORCA's walls are the
-/// blocked cells' faces (orcaGatherWalls).
-struct WallReach {
-    View2<const std::uint8_t> nearWall;  ///< [Size: grid cells]
-    int reach = 0;                       ///< Cells scanned around an agent's cell. [Limit: >= 0]
-};
-
-/// Collects into @p w the wall segments within @p range [m] of (px, py)
-/// facing it: faces between an open and a blocked (or outside) cell within
-/// @p m cells of cell (ci, cj), whose open side holds the agent, joined into
-/// maximal straight runs along each grid line (fixed scan order).
-CC_HD inline void orcaGatherWalls(const GridInfo& g, View2<const std::uint8_t> blocked, int ci, int cj, int m,
-                                  float px, float py, float range, OrcaWalls& w) {
-    // horizontal faces on grid line y = oy + j h (between rows j - 1 and j), then vertical ones
-    for (int axis = 0; axis < 2; ++axis) {
-        const int c0 = axis == 0 ? cj : ci, a0 = axis == 0 ? ci : cj;
-        for (int l = c0 - m; l <= c0 + m + 1; ++l) {
-            const float lc = (axis == 0 ? g.oy : g.ox) + l * g.h;
-            const float pc = axis == 0 ? py : px, pa = axis == 0 ? px : py;
-            // the side of the line the agent is on: +1 above / right of it (open side must be that one)
-            const int side = pc > lc ? 1 : (pc < lc ? -1 : 0);
-            if (side == 0) continue;
-            int runStart = 0;
-            bool inRun = false;
-            for (int a = a0 - m; a <= a0 + m + 1; ++a) {
-                bool face = false;
-                if (a <= a0 + m) {
-                    // the cells on the agent's side and the far side of the face at (line l, position a)
-                    const int near = side > 0 ? l : l - 1, far = side > 0 ? l - 1 : l;
-                    const bool nearOpen = axis == 0 ? cellOpen(blocked, a, near) : cellOpen(blocked, near, a);
-                    const bool farOpen = axis == 0 ? cellOpen(blocked, a, far) : cellOpen(blocked, far, a);
-                    face = nearOpen && !farOpen;
-                }
-                if (face && !inRun) { runStart = a; inRun = true; }
-                if (!face && inRun) {
-                    // emit the run [runStart, a) along the line
-                    inRun = false;
-                    const float s0 = (axis == 0 ? g.ox : g.oy) + runStart * g.h, s1 = (axis == 0 ? g.ox : g.oy) + a * g.h;
-                    if (axis == 0) w.add(pa, pc, s0, lc, s1, lc, range);
-                    else w.add(pc, pa, lc, s0, lc, s1, range);
-                }
-            }
-        }
+/// Collects into @p w the wall edges within @p range [m] of (px, py) whose
+/// open side (left) holds it: the edges in the row of its cell (the index's
+/// reach must cover the range: orcaWallReach), in the row's fixed order.
+CC_HD inline void orcaGatherWalls(const WallView& walls, float px, float py, float range, OrcaWalls& w) {
+    int b, e;
+    walls.rowOf(px, py, b, e);
+    for (int k = b; k < e; ++k) {
+        const WallSegment s = walls.seg[walls.list[k]];
+        // the agent on the edge's open side
+        if (!((s.bx - s.ax) * (py - s.ay) - (s.by - s.ay) * (px - s.ax) > 0.f)) continue;
+        w.add(px, py, s.ax, s.ay, s.bx, s.by, range);
     }
 }
 
@@ -270,9 +238,7 @@ struct OrcaVelocityKernel {
     View1<const int> field;           ///< Field per agent (indexes radiusOf).
     View1<const float> radiusOf;      ///< Body radius per field. [Units: m]
     NeighbourView nb;                 ///< Cells >= neighbour_dist / span.
-    GridInfo g;
-    View2<const std::uint8_t> blocked;
-    WallReach walls;                  ///< Cells with no wall within walls.reach cells skip the wall scan.
+    WallView walls;                   ///< Wall edges, reach >= orcaWallReach(); cells with none skip the wall scan.
     OrcaParams p;
     float dt = 0.f;                   ///< Step. [Units: s] [Limit: > 0]
     View1<float> vxOut, vyOut;        ///< New velocity. [Units: m/s]
@@ -304,12 +270,9 @@ struct OrcaVelocityKernel {
         int n = 0;
         // wall half-planes first (they stay hard in the 3D program, as RVO2's obstacle lines)
         const float wallRange = p.time_horizon_obst * vm + ri;
-        const int m = static_cast<int>(ceilf(wallRange / g.h)) + 1;
-        int ci, cj;
-        g.cellOf(xi, yi, ci, cj);
-        if (m + 1 > walls.reach || (g.inside(ci, cj) && walls.nearWall(ci, cj))) {
+        if (!walls.clearAt(xi, yi)) {
             OrcaWalls w;
-            orcaGatherWalls(g, blocked, ci, cj, m, xi, yi, wallRange, w);
+            orcaGatherWalls(walls, xi, yi, wallRange, w);
             const OrcaVec pi{xi, yi};
             for (int s = 0; s < w.count; ++s) {
                 // relative ends, oriented with the agent on the right (RVO2's convention)
@@ -349,24 +312,19 @@ struct OrcaWorkspace {
     NeighbourGridBuffers grid;  ///< The shared neighbour grid's first-slot table.
 };
 
-/// The nearWall mask of WallReach on the host: 1 for every cell within
-/// @p reach cells (Chebyshev) of a blocked or outside cell. [Size: nx*ny]
-void markNearWalls(const Field<std::uint8_t>& blocked, int reach, Field<std::uint8_t>& nearWall);
-
-/// Cells around an agent's cell that hold every wall it takes into account
-/// when its free speed is at most @p maxSpeed [m/s] and its radius at most
-/// @p maxRadius [m], plus the one the face scan reads beyond: the reach of
-/// WallReach (markNearWalls) for orcaVelocity. [Limit: >= 2]
-int orcaWallReachCells(const OrcaParams& p, float maxSpeed, float maxRadius, float h);
+/// Reach of the wall index ORCA needs: every wall within tau_obst times
+/// the free speed (at most @p maxSpeed [m/s]) plus the body radius (at
+/// most @p maxRadius [m]) of an agent. [Units: m]
+float orcaWallReach(const OrcaParams& p, float maxSpeed, float maxRadius);
 
 /// ORCA velocity stage: builds the shared neighbour grid (cells >=
 /// neighbour_dist / 2, 5x5 scanned) and writes every agent's new velocity
 /// (a.vx, a.vy) from the old state; positions are unchanged (advect
-/// follows). @p radiusOf: body radius per field [Size: fields]; @p walls
-/// from orcaWallReachCells() and markNearWalls(); @p dt the step [s].
-/// Throws InputError for parameters out of range.
-void orcaVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
-                  const WallReach& walls, const OrcaParams& p, View1<const float> radiusOf, float dt,
-                  AgentSortBuffers& sort, OrcaWorkspace& ws);
+/// follows). @p g: the grid the neighbour search is laid on; @p radiusOf:
+/// body radius per field [Size: fields]; @p walls: the wall edges with a
+/// reach of at least orcaWallReach() for the agents' free speeds and radii;
+/// @p dt the step [s]. Throws InputError for parameters out of range.
+void orcaVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const WallView& walls, const OrcaParams& p,
+                  View1<const float> radiusOf, float dt, AgentSortBuffers& sort, OrcaWorkspace& ws);
 
 }  // namespace ccrowd::sim

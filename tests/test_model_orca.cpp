@@ -38,7 +38,7 @@ using sim::OrcaVec;
 /// An open or walled floor with ORCA's per-field radius table.
 struct OrcaWorld {
     GridInfo g;
-    Field<std::uint8_t> blocked, nearWall;
+    Field<std::uint8_t> blocked;
     Array<float> radiusOf;
     sim::OrcaParams p;
     sim::AgentSortBuffers sort;
@@ -58,15 +58,12 @@ struct OrcaWorld {
     /// @p steps steps of @p dt on @p ex: ORCA's velocities, then advection
     /// keeping the bodies clear of walls (as the model's stages do).
     void run(const Exec& ex, TestCrowd& c, int steps, float dt = 0.05f) {
-        const int reach = sim::orcaWallReachCells(p, 2.f, radius, g.h);
-        sim::markNearWalls(blocked, reach, nearWall);
-        if (ex.backend == Backend::Cuda) { blocked.upload(); nearWall.upload(); radiusOf.upload(); }
-        const sim::WallReach walls{nearWall.view(ex), reach};
-        MaskWalls mw(ex, g, blocked, radius + g.h);
+        MaskWalls walls(ex, g, blocked, sim::orcaWallReach(p, 2.f, radius));
+        if (ex.backend == Backend::Cuda) radiusOf.upload();
         const sim::AgentViews a = c.views(ex);
         for (int s = 0; s < steps; ++s) {
-            sim::orcaVelocity(ex, a, g, blocked.view(ex), walls, p, radiusOf.view(ex), dt, sort, ws);
-            sim::advect(ex, a, mw.view(ex), dt, radius);
+            sim::orcaVelocity(ex, a, g, walls.view(ex), p, radiusOf.view(ex), dt, sort, ws);
+            sim::advect(ex, a, walls.view(ex), dt, radius);
         }
         c.fetch(ex);
     }

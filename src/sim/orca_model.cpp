@@ -31,12 +31,10 @@ public:
             radiusOf_[static_cast<std::size_t>(f)] =
                 s.scene.groups[static_cast<std::size_t>(s.fields.group[static_cast<std::size_t>(f)])].radius;
         radiusOf_.toDevice(s.ex);
-        // walls are the grid's blocked cells (static): mark the cells near one once, for the fastest group
+        // the wall edges near each cell within the fastest group's obstacle horizon (static: built once)
         float maxSpeed = 0.f;
         for (const GroupSpec& g : s.scene.groups) maxSpeed = std::max(maxSpeed, g.speed.max);
-        reach_ = orcaWallReachCells(params_, maxSpeed, largestBodyRadius(s.scene), s.gi.h);
-        markNearWalls(s.grid.blocked, reach_, nearWall_);
-        nearWall_.toDevice(s.ex);
+        buildWallIndex(s.ex, s.grid.walls, s.gi, orcaWallReach(params_, maxSpeed, largestBodyRadius(s.scene)), walls_);
         return {
             {"orca", StagePhase::Move,
              {"agents.preferred", "agents.velocity", "agents.position", "agents.field", "walls"},
@@ -50,7 +48,9 @@ public:
         return (ws_.vx.vector().capacity() + ws_.vy.vector().capacity()) * sizeof(float);
     }
     std::size_t gridBufferBytes() const override {
-        return nearWall_.size() * sizeof(std::uint8_t) + static_cast<std::size_t>(ws_.grid.first.size()) * sizeof(int) +
+        return static_cast<std::size_t>(walls_.first.size() + walls_.list.size()) * sizeof(int) +
+               static_cast<std::size_t>(walls_.segments.size()) * sizeof(WallSegment) +
+               static_cast<std::size_t>(ws_.grid.first.size()) * sizeof(int) +
                static_cast<std::size_t>(radiusOf_.size()) * sizeof(float);
     }
 
@@ -58,8 +58,7 @@ private:
     /// New velocities by ORCA (van den Berg et al. 2011 §5).
     void runOrca(SimState& s) {
         const Exec& ex = s.ex;
-        const WallReach walls{nearWall_.view(ex), reach_};
-        orcaVelocity(ex, s.agents.views(), s.gi, s.grid.blocked.view(ex), walls, params_, radiusOf_.view(ex),
+        orcaVelocity(ex, s.agents.views(), s.gi, wallView(ex, s.gi, walls_), params_, radiusOf_.view(ex),
                      s.scene.params.dt, s.splatWs.sort, ws_);
     }
 
@@ -70,8 +69,7 @@ private:
 
     OrcaParams params_;
     Array<float> radiusOf_;
-    Field<std::uint8_t> nearWall_;
-    int reach_ = 2;
+    WallIndex walls_;  ///< Wall edges within ORCA's obstacle horizon of each cell.
     OrcaWorkspace ws_;
 };
 
