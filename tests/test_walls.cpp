@@ -1,0 +1,148 @@
+/// @file test_walls.cpp
+/// Wall edges as the agents meet them (kernels/walls.hpp, issue 12 Deliver
+/// 2): the side of a point at convex and concave corners, moves that never
+/// cross a slanted wall and slide along it, bodies kept clear, and the
+/// edges rasterizeScene derives from the scene's polygons.
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "ccrowd/scene.hpp"
+#include "kernels/walls.hpp"
+
+namespace ccrowd::test {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+/// A 10 m x 10 m scene on 0.25 m cells with one obstacle, rasterised, and
+/// its wall index for a reach of @p reach [m] on the host.
+struct Walled {
+    SceneGrid grid;
+    sim::WallIndex index;
+    sim::WallView view;
+    Walled(const Polygon& obstacle, float reach = 0.5f) {
+        Scene s;
+        s.label = "walls-test";
+        s.width = s.height = 10.f;
+        s.cell = 0.25f;
+        s.obstacles = {obstacle};
+        s.goals.push_back({"goal", {{{9.f, 9.f}, {10.f, 9.f}, {10.f, 10.f}, {9.f, 10.f}}}, 0.f, true});
+        GroupSpec g;
+        g.name = "g";
+        g.spawn = {{{0.f, 0.f}, {1.f, 0.f}, {1.f, 1.f}, {0.f, 1.f}}};
+        g.count = 1;
+        g.route = {"goal"};
+        s.groups.push_back(g);
+        grid = rasterizeScene(s);
+        const Exec host{Backend::Cpu, 0};
+        sim::buildWallIndex(host, grid.walls, grid.info(), reach, index);
+        view = sim::wallView(host, grid.info(), index);
+    }
+};
+
+/// A triangle with a slanted hypotenuse: (3, 3), (7, 3), (3, 6).
+Polygon triangle() { return {{3.f, 3.f}, {7.f, 3.f}, {3.f, 6.f}}; }
+
+/// Crossing-number test against the triangle (the reference, exact here).
+bool insideTriangle(double x, double y) {
+    if (y < 3.0 || x < 3.0) return false;
+    return (x - 3.0) / 4.0 + (y - 3.0) / 3.0 < 1.0;
+}
+
+TEST(Walls, EdgesAreThePolygonsAndTheDomainsBoundaryOpenSideLeft) {
+    const Walled w(triangle());
+    // the domain's four sides and the triangle's three
+    ASSERT_EQ(w.grid.walls.size(), 7u);
+    double perimeter = 0;
+    for (const WallSegment& s : w.grid.walls) {
+        perimeter += std::hypot(s.bx - s.ax, s.by - s.ay);
+        // a point just left of the edge's middle is open (outside the triangle, inside the domain)
+        const double mx = 0.5 * (s.ax + s.bx), my = 0.5 * (s.ay + s.by);
+        const double l = std::hypot(s.bx - s.ax, s.by - s.ay), nx = -(s.by - s.ay) / l, ny = (s.bx - s.ax) / l;
+        const double px = mx + 1e-3 * nx, py = my + 1e-3 * ny;
+        EXPECT_FALSE(insideTriangle(px, py)) << "edge (" << s.ax << "," << s.ay << ")-(" << s.bx << "," << s.by << ")";
+        EXPECT_TRUE(px > 0 && px < 10 && py > 0 && py < 10);
+    }
+    EXPECT_NEAR(perimeter, 40.0 + 4.0 + 3.0 + 5.0, 1e-4);
+}
+
+TEST(Walls, SideOfAPointAtEdgesAndCornersMatchesThePolygon) {
+    const Walled w(triangle());
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(2.6, 7.4);
+    int inside = 0;
+    for (int k = 0; k < 20000; ++k) {
+        const double x = u(rng), y = u(rng);
+        const sim::WallNear n = sim::nearestWall(w.view, static_cast<float>(x), static_cast<float>(y));
+        if (!(n.d < INFINITY) || n.d < 1e-4f) continue;  // beyond the reach, or on the boundary within rounding
+        ASSERT_EQ(n.inside, insideTriangle(x, y)) << "(" << x << ", " << y << "), distance " << n.d;
+        inside += n.inside;
+        // the direction into the open side points away from the wall for an outside point
+        if (!n.inside) { EXPECT_NEAR(n.ox * (x - n.qx) + n.oy * (y - n.qy), n.d, 1e-4); }
+    }
+    EXPECT_GT(inside, 100);
+    // at the convex corner (7, 3): a point beyond it, diagonally, is outside
+    EXPECT_FALSE(sim::nearestWall(w.view, 7.2f, 2.8f).inside);
+    EXPECT_TRUE(sim::nearestWall(w.view, 6.6f, 3.1f).inside);
+}
+
+TEST(Walls, MovesNeverCrossASlantedWallAndSlideAlongIt) {
+    const Walled w(triangle());
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(1.0, 9.0), d(-0.9, 0.9);
+    int hits = 0;
+    for (int k = 0; k < 20000; ++k) {
+        double x = u(rng), y = u(rng);
+        if (insideTriangle(x, y)) continue;
+        const sim::ConfinedMove m = sim::moveConfined(w.view, static_cast<float>(x), static_cast<float>(y),
+                                                      static_cast<float>(d(rng)), static_cast<float>(d(rng)));
+        ASSERT_FALSE(insideTriangle(m.x, m.y)) << "from (" << x << ", " << y << ") to (" << m.x << ", " << m.y << ")";
+        ASSERT_FALSE(sim::nearestWall(w.view, m.x, m.y).inside);
+        hits += m.hit;
+    }
+    EXPECT_GT(hits, 100);
+    // straight into the hypotenuse (normal n = (3, 4) / 5) at 45 degrees off the normal: stops at the
+    // wall and keeps the move's part along it, (-4, 3) / 5
+    const float x0 = 5.f + 0.3f * 0.6f, y0 = 4.5f + 0.3f * 0.8f;  // 0.3 m off the hypotenuse's point (5, 4.5)
+    const float c = std::cos(kPi / 4), s = std::sin(kPi / 4);
+    // into the wall along -n rotated by 45 degrees towards the tangent t = (-0.8, 0.6): 0.8 m long
+    const float mx = 0.8f * (-0.6f * c + -0.8f * s), my = 0.8f * (-0.8f * c + 0.6f * s);
+    const sim::ConfinedMove m = sim::moveConfined(w.view, x0, y0, mx, my);
+    EXPECT_TRUE(m.hit);
+    EXPECT_NEAR(m.nx, 0.6f, 1e-5f);
+    EXPECT_NEAR(m.ny, 0.8f, 1e-5f);
+    // ends on the open side, within a few gaps of the wall
+    const double off = (m.x - 5.0) * 0.6 + (m.y - 4.5) * 0.8;
+    EXPECT_GT(off, 0.0);
+    EXPECT_LT(off, 0.01);
+    // along the wall it moved the move's tangential part: 0.8 sin 45 deg, less what the approach used
+    const double along = -(m.x - x0) * 0.8 + (m.y - y0) * 0.6;
+    EXPECT_GT(along, 0.8 * s - 0.01);
+    EXPECT_LT(along, 0.8 * s + 1e-3);
+}
+
+TEST(Walls, BodiesAreKeptClearOfSlantedWallsAndMovedOutOfThem) {
+    const Walled w(triangle());
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<double> u(2.0, 8.0);
+    for (int k = 0; k < 5000; ++k) {
+        float x = static_cast<float>(u(rng)), y = static_cast<float>(u(rng));
+        sim::keepClearOfWalls(w.view, 0.2f, x, y);
+        const sim::WallNear n = sim::nearestWall(w.view, x, y);
+        ASSERT_FALSE(n.inside) << x << ", " << y;
+        EXPECT_GE(n.d, 0.2f - 1e-4f) << x << ", " << y;
+    }
+    // a point inside the triangle escapes through its nearest edge (the base, 0.1 m below)
+    float x = 4.f, y = 3.1f;
+    sim::escapeWalls(w.view, x, y);
+    EXPECT_NEAR(x, 4.f, 1e-5f);
+    EXPECT_LT(y, 3.f);
+    EXPECT_GT(y, 2.99f);
+}
+
+}  // namespace
+}  // namespace ccrowd::test
