@@ -130,13 +130,19 @@ TEST_P(RunOutputsBackend, SnapshotsTrajectoriesAndMeasurementsOfARun) {
     EXPECT_EQ(rho.shape[0], sim.grid().ny);
     EXPECT_EQ(rho.shape[1], sim.grid().nx);
     for (std::size_t c = 0; c < rho.data.size(); ++c) ASSERT_EQ(rho.data[c], sim.density().host()[c]) << "cell " << c;
+    // the walkable share per cell: the room's open area, 14 m x 10 m less its east wall (two 0.5 m x 4.5 m blocks)
+    const io::NpyFloatArray open = io::readNpyFloatArray(path("snapshots/frame_000000_open_fraction.npy"));
+    ASSERT_EQ(open.data.size(), rho.data.size());
+    double area = 0.0;
+    for (float v : open.data) area += static_cast<double>(v) * sim.grid().h * sim.grid().h;
+    EXPECT_NEAR(area, 14.0 * 10.0 - 2 * 0.5 * 4.5, 1e-3);
     // every field of every frame in every format
     for (int f = 0; f < 5; ++f) {
         char frame[32];
         std::snprintf(frame, sizeof frame, "snapshots/frame_%06d", f);
         EXPECT_TRUE(fs::exists(path(std::string(frame) + ".vti"))) << frame;
         for (const char* field : {"density", "velocity", "speed", "pressure", "potential_occupants",
-                                  "desired_velocity_occupants", "blocked"}) {
+                                  "desired_velocity_occupants", "blocked", "open_fraction"}) {
             EXPECT_TRUE(fs::exists(path(std::string(frame) + "_" + field + ".npy"))) << frame << " " << field;
             EXPECT_TRUE(fs::exists(path(std::string(frame) + "_" + field + ".png"))) << frame << " " << field;
         }

@@ -10,13 +10,16 @@
 
 namespace ccrowd::output {
 
-const char* const kSnapshotFieldNames = "density, velocity, speed, pressure, potential, desired_velocity, blocked";
+const char* const kSnapshotFieldNames =
+    "density, velocity, speed, pressure, potential, desired_velocity, blocked, open_fraction";
 
 SnapshotFieldSet parseSnapshotFields(const std::string& list) {
     SnapshotFieldSet s;
-    s.density = s.velocity = s.speed = s.pressure = s.potential = s.desired_velocity = s.blocked = false;
-    bool* flags[] = {&s.density, &s.velocity, &s.speed, &s.pressure, &s.potential, &s.desired_velocity, &s.blocked};
-    const char* names[] = {"density", "velocity", "speed", "pressure", "potential", "desired_velocity", "blocked"};
+    s.density = s.velocity = s.speed = s.pressure = s.potential = s.desired_velocity = s.blocked = s.open_fraction = false;
+    bool* flags[] = {&s.density, &s.velocity,  &s.speed,   &s.pressure, &s.potential, &s.desired_velocity,
+                     &s.blocked, &s.open_fraction};
+    const char* names[] = {"density", "velocity", "speed", "pressure", "potential", "desired_velocity",
+                           "blocked", "open_fraction"};
     std::stringstream in(list);
     std::string item;
     int count = 0;
@@ -84,6 +87,7 @@ io::SnapshotFrame snapshotFrame(const Simulation& sim, const SnapshotFieldSet& f
         for (std::size_t c = 0; c < b.size(); ++c) b[c] = g.blocked.host()[c] ? 1.f : 0.f;
         f.fields.push_back({"blocked", "", 1, std::move(b)});
     }
+    if (fields.open_fraction) f.fields.push_back({"open_fraction", "", 1, scalar(g.open_fraction)});
     return f;
 }
 

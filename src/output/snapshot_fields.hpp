@@ -4,7 +4,9 @@
 /// frame of them taken from a Simulation. Field names are the pipeline's
 /// stage outputs (DESIGN.md §2): density, velocity (the splat's mean
 /// velocity), speed (the four face speeds E, N, W, S), pressure, potential
-/// and desired_velocity (one per group and route step), blocked.
+/// and desired_velocity (one per group and route step), blocked, and
+/// open_fraction (each cell's walkable share, exact from the scene's
+/// polygons: the sub-cell walls and doors).
 
 #include <string>
 #include <vector>
@@ -17,7 +19,7 @@ namespace ccrowd::output {
 /// The fields a snapshot holds.
 struct SnapshotFieldSet {
     bool density = true, velocity = true, speed = false, pressure = true;
-    bool potential = true, desired_velocity = false, blocked = false;
+    bool potential = true, desired_velocity = false, blocked = false, open_fraction = false;
 };
 
 /// Every field name --fields accepts, comma-separated.
