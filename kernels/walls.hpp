@@ -12,6 +12,7 @@
 
 #include <math.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -37,6 +38,12 @@ struct WallIndex {
     Array<int> first;             ///< Row starts. [Size: nx*ny + 1]
     Array<int> list;              ///< Edge ids per cell, ascending. [Size: first[nx*ny]]
     float reach = 0.f;            ///< Every edge within this of a cell's square is in its row. [Units: m] [Limit: >= h]
+
+    /// Host bytes of the edges and rows (the device copy is the same size).
+    std::size_t bytes() const {
+        return static_cast<std::size_t>(first.size() + list.size()) * sizeof(int) +
+               static_cast<std::size_t>(segments.size()) * sizeof(WallSegment);
+    }
 };
 
 /// Non-owning view of a WallIndex for kernels.

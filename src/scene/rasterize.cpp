@@ -1,6 +1,7 @@
 /// @file rasterize.cpp
-/// Scene -> SceneGrid: blocked cells, open fractions and face apertures
-/// (subcell.cpp), discomfort, terrain, goal, spawn and source cells (rules in scene.hpp), then the grid checks of scene_checks.cpp.
+/// Scene -> SceneGrid: blocked cells, open fractions, face apertures and
+/// wall edges (subcell.cpp), discomfort, terrain, goal, spawn and source
+/// cells (rules in scene.hpp), then the grid checks of scene_checks.cpp.
 
 #include <algorithm>
 #include <cmath>

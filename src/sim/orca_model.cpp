@@ -48,9 +48,7 @@ public:
         return (ws_.vx.vector().capacity() + ws_.vy.vector().capacity()) * sizeof(float);
     }
     std::size_t gridBufferBytes() const override {
-        return static_cast<std::size_t>(walls_.first.size() + walls_.list.size()) * sizeof(int) +
-               static_cast<std::size_t>(walls_.segments.size()) * sizeof(WallSegment) +
-               static_cast<std::size_t>(ws_.grid.first.size()) * sizeof(int) +
+        return walls_.bytes() + static_cast<std::size_t>(ws_.grid.first.size()) * sizeof(int) +
                static_cast<std::size_t>(radiusOf_.size()) * sizeof(float);
     }
 

@@ -211,7 +211,7 @@ std::size_t Simulation::gridBytes() const {
     std::size_t total = bytes(m.grid.blocked) + bytes(m.grid.discomfort) + bytes(m.grid.terrain);
     // the sub-cell geometry: open fractions, face apertures, wall edges and their per-cell index
     total += bytes(m.grid.open_fraction) + bytes(m.grid.aperture_x) + bytes(m.grid.aperture_y);
-    total += arrayBytes(m.walls.segments, m.walls.first, m.walls.list);
+    total += m.walls.bytes();
     for (const Field<float>* f : {&m.density, &m.pressure, &m.perceivedDensity}) total += bytes(*f);
     for (const Field<sim::Vel2>* f : {&m.meanVelocity, &m.perceivedVelocity}) total += bytes(*f);
     total += bytes(m.speed) + bytes(m.cost) + bytes(m.perceiveWs.rows);

@@ -56,9 +56,7 @@ public:
                 ws_.vy.vector().capacity()) * sizeof(float);
     }
     std::size_t gridBufferBytes() const override {
-        return static_cast<std::size_t>(walls_.first.size() + walls_.list.size()) * sizeof(int) +
-               static_cast<std::size_t>(walls_.segments.size()) * sizeof(WallSegment) +
-               static_cast<std::size_t>(ws_.grid.first.size()) * sizeof(int) +
+        return walls_.bytes() + static_cast<std::size_t>(ws_.grid.first.size()) * sizeof(int) +
                static_cast<std::size_t>(radiusOf_.size() + panicOf_.size()) * sizeof(float);
     }
 
