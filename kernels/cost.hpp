@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "ccrowd/closed_faces.hpp"
 #include "ccrowd/field.hpp"
 #include "eikonal_update.hpp"
 #include "grid.hpp"
@@ -31,8 +32,10 @@ CC_HD inline float unitCostOf(const CostParams& c, float f, float g) {
     return maxf((c.alpha * f + c.beta + c.gamma * g) / f, kMinUnitCost);
 }
 
-/// Per-cell unit-cost functor over the whole grid. Null discomfort / terrain
-/// / blocked views mean 0 / 1 / none blocked.
+/// Per-cell unit-cost functor over the whole grid. Closed faces
+/// (SceneGrid::closed_faces) cost +inf: the eikonal solve never crosses
+/// them. Null discomfort / terrain / blocked / closed views mean 0 / 1 /
+/// none blocked / none closed.
 struct UnitCostKernel {
     GridInfo g;
     CellRange box;                      ///< Where speedIn holds the crowd's speeds.
@@ -43,6 +46,7 @@ struct UnitCostKernel {
     View2<const float> terrain;         ///< Speed factor. [Limit: >= 0] (null: 1)
     View2<const std::uint8_t> blocked;  ///< 1 = blocked. (null: none)
     View2<FaceCost> out;                ///< [Units: s/m]
+    View2<const std::uint8_t> closed;   ///< Closed faces, ccrowd/closed_faces.hpp bits. (null: none)
 
     CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(blocked.data && blocked(i, j)); }
     CC_HD bool inBox(int i, int j) const { return i >= box.i0 && j >= box.j0 && i < box.i1 && j < box.j1; }
@@ -73,6 +77,12 @@ struct UnitCostKernel {
         r.n = unitCostOf(c, f.n, discomfortAt(i, j + 1));
         r.w = unitCostOf(c, f.w, discomfortAt(i - 1, j));
         r.s = unitCostOf(c, f.s, discomfortAt(i, j - 1));
+        // closed faces: never crossed
+        const std::uint8_t k = closed.data ? closed(i, j) : 0;
+        if (k & kClosedE) r.e = INFINITY;
+        if (k & kClosedN) r.n = INFINITY;
+        if (k & kClosedW) r.w = INFINITY;
+        if (k & kClosedS) r.s = INFINITY;
         out(i, j) = r;
     }
 };

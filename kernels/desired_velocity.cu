@@ -14,14 +14,16 @@
 namespace ccrowd::sim {
 
 void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,
-                     View2<const Face4> speedIn, View2<const std::uint8_t> blocked, View2<Vel2> out) {
+                     View2<const Face4> speedIn, View2<const std::uint8_t> blocked, View2<Vel2> out,
+                     View2<const std::uint8_t> closed) {
     // the box, clamped to the grid
     const CellRange r{std::max(box.i0, 0), std::max(box.j0, 0), std::min(box.i1, g.nx), std::min(box.j1, g.ny)};
-    forEachCell(ex, r, DesiredVelocityKernel{g, phi, speedIn, blocked, out});
+    forEachCell(ex, r, DesiredVelocityKernel{g, phi, speedIn, blocked, out, closed});
 }
 
 void preferredVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const View2<const Vel2>* fields,
-                       int fieldCount, float v0, View2<const std::uint8_t> blocked) {
+                       int fieldCount, float v0, View2<const std::uint8_t> blocked,
+                       View2<const std::uint8_t> closed) {
     if (!(v0 > 0.f))
         throw InputError(fieldMessage("preferredVelocity.v0", std::to_string(v0), "free speed of the fields", "> 0 [m/s]"));
     if (a.n <= 0) return;
@@ -30,7 +32,7 @@ void preferredVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, c
                                       "no desired-velocity field", ">= 1"));
     // one pass per field: the views go to the kernel by value (no host array on the device)
     for (int f = 0; f < fieldCount; ++f)
-        forEachIndex(ex, a.n, PreferredVelocityKernel{a, g, blocked, fields[f], f, fieldCount, v0});
+        forEachIndex(ex, a.n, PreferredVelocityKernel{a, g, blocked, fields[f], f, fieldCount, v0, closed});
 }
 
 }  // namespace ccrowd::sim

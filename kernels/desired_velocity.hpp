@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "ccrowd/closed_faces.hpp"
 #include "ccrowd/field.hpp"
 #include "eikonal_update.hpp"
 #include "grid.hpp"
@@ -35,18 +36,23 @@ struct DesiredVelocityKernel {
     View2<const Face4> speedIn;         ///< Face speeds. [Units: m/s]
     View2<const std::uint8_t> blocked;  ///< 1 = blocked. (null: none)
     View2<Vel2> out;                    ///< [Units: m/s]
+    View2<const std::uint8_t> closed;   ///< Closed faces, ccrowd/closed_faces.hpp bits. (null: none)
 
     CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(blocked.data && blocked(i, j)); }
-    /// Potential of a neighbour: +inf when blocked or outside.
-    CC_HD float phiAt(int i, int j) const { return open(i, j) ? phi(i, j) : INFINITY; }
+    /// Potential of the neighbour (i + di, j + dj): +inf when blocked,
+    /// outside or across a closed face.
+    CC_HD float phiAt(int i, int j, int di, int dj) const {
+        if (closed.data && (closed(i, j) & closedFaceBit(di, dj))) return INFINITY;
+        return open(i + di, j + dj) ? phi(i + di, j + dj) : INFINITY;
+    }
 
     CC_HD void operator()(int i, int j) const {
         // nothing to follow in blocked or unreachable cells
         const float p = open(i, j) ? phi(i, j) : INFINITY;
         if (!(p < INFINITY)) { out(i, j) = Vel2{}; return; }
         // upwind gradient (DESIGN.md §5: the lower finite neighbour per axis)
-        const float dx = upwindDerivative(p, phiAt(i + 1, j), phiAt(i - 1, j), g.h);
-        const float dy = upwindDerivative(p, phiAt(i, j + 1), phiAt(i, j - 1), g.h);
+        const float dx = upwindDerivative(p, phiAt(i, j, 1, 0), phiAt(i, j, -1, 0), g.h);
+        const float dy = upwindDerivative(p, phiAt(i, j, 0, 1), phiAt(i, j, 0, -1), g.h);
         const float len = sqrtf(dx * dx + dy * dy);
         // goal cell or local minimum: no direction
         if (!(len > 0.f)) { out(i, j) = Vel2{}; return; }
@@ -63,8 +69,9 @@ struct DesiredVelocityKernel {
 
 /// Per-agent preferred velocity from one desired-velocity field: agents whose
 /// field index is @p fieldIndex take the bilinear interpolation of @p field
-/// (splat stencil, weights of blocked cells dropped and the rest
-/// renormalised), scaled by vmax / v0 and clamped to vmax. The pass with
+/// (splat stencil, weights of blocked cells and of cells the agent's own
+/// cell does not reach within the stencil dropped, the rest renormalised),
+/// scaled by vmax / v0 and clamped to vmax. The pass with
 /// fieldIndex 0 also zeroes agents whose index is outside [0, fieldCount).
 struct PreferredVelocityKernel {
     AgentViews a;
@@ -74,12 +81,33 @@ struct PreferredVelocityKernel {
     int fieldIndex = 0;                 ///< This pass's field.
     int fieldCount = 1;                 ///< Number of fields. [Limit: >= 1]
     float v0 = 1.34f;                   ///< Speed the field is built for. [Units: m/s] [Limit: > 0]
+    View2<const std::uint8_t> closed;   ///< Closed faces, ccrowd/closed_faces.hpp bits. (null: none)
 
-    /// Adds cell (i, j) with weight @p w unless it is blocked or outside.
-    CC_HD void add(int i, int j, float w, float& sw, float& vx, float& vy) const {
-        if (!g.inside(i, j) || (blocked.data && blocked(i, j)) || !(w > 0.f)) return;
-        const Vel2 v = field(i, j);
-        sw += w; vx += w * v.x; vy += w * v.y;
+    CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(blocked.data && blocked(i, j)); }
+
+    /// Which stencil cells (order 00, 10, 01, 11; weights @p w) count: the
+    /// open ones the agent's own cell (the largest weight) reaches through
+    /// the stencil's four inner faces, so a thin wall between them keeps the
+    /// other side's velocities out; every open one when the own cell is
+    /// blocked (a sliver of floor in a wall cell) or no face is closed.
+    CC_HD void reach(const Bilinear& b, const float* w, bool* r) const {
+        const int ci[4] = {b.i0, b.i0 + 1, b.i0, b.i0 + 1}, cj[4] = {b.j0, b.j0, b.j0 + 1, b.j0 + 1};
+        for (int q = 0; q < 4; ++q) r[q] = open(ci[q], cj[q]);
+        int o = 0;
+        for (int q = 1; q < 4; ++q) o = w[q] > w[o] ? q : o;
+        if (!closed.data || !r[o]) return;
+        // inner faces: 00-10 (E of 00), 01-11 (E of 01), 00-01 (N of 00), 10-11 (N of 10)
+        const int u[4] = {0, 2, 0, 1}, v[4] = {1, 3, 2, 3};
+        const std::uint8_t bit[4] = {kClosedE, kClosedE, kClosedN, kClosedN};
+        bool link[4];
+        for (int l = 0; l < 4; ++l) link[l] = r[u[l]] && r[v[l]] && !(closed(ci[u[l]], cj[u[l]]) & bit[l]);
+        // spread from the own cell: three passes reach any cell of the 2x2 ring
+        bool got[4] = {false, false, false, false};
+        got[o] = true;
+        for (int pass = 0; pass < 3; ++pass)
+            for (int l = 0; l < 4; ++l)
+                if (link[l] && (got[u[l]] || got[v[l]])) got[u[l]] = got[v[l]] = true;
+        for (int q = 0; q < 4; ++q) r[q] = got[q];
     }
 
     CC_HD void operator()(int k) const {
@@ -89,13 +117,17 @@ struct PreferredVelocityKernel {
             if (fieldIndex == 0 && (f < 0 || f >= fieldCount)) { a.px[k] = 0.f; a.py[k] = 0.f; }
             return;
         }
-        // bilinear over the open cells of the stencil, renormalised
+        // bilinear over the stencil's cells the agent reaches, renormalised
         const Bilinear b = clampedBilinear(g, a.x[k], a.y[k]);
+        const float w[4] = {b.w00, b.w10, b.w01, b.w11};
+        bool use[4];
+        reach(b, w, use);
         float sw = 0.f, vx = 0.f, vy = 0.f;
-        add(b.i0, b.j0, b.w00, sw, vx, vy);
-        add(b.i0 + 1, b.j0, b.w10, sw, vx, vy);
-        add(b.i0, b.j0 + 1, b.w01, sw, vx, vy);
-        add(b.i0 + 1, b.j0 + 1, b.w11, sw, vx, vy);
+        for (int q = 0; q < 4; ++q) {
+            if (!use[q] || !(w[q] > 0.f)) continue;
+            const Vel2 v = field(b.i0 + (q & 1), b.j0 + (q >> 1));
+            sw += w[q]; vx += w[q] * v.x; vy += w[q] * v.y;
+        }
         // scale to the agent's free speed, clamp to it
         if (!(sw > 0.f)) { a.px[k] = 0.f; a.py[k] = 0.f; return; }
         const float vmax = a.vmax[k], scale = vmax / v0;

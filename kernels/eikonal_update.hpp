@@ -58,8 +58,15 @@ CC_HD inline float eikonalIsotropic(float a, float b, float A) {
 /// terms dominate the others' at that value (so it is the Godunov root), and
 /// all four pairs are tried when they do not: the update stays monotone in
 /// the neighbours (needed for FIM and FMM to reach the same, unique solution).
-/// Never NaN for finite positive costs; +inf when all neighbours are +inf.
+/// A face of cost +inf is closed (SceneGrid::closed_faces: a thin wall or a
+/// gap narrower than a body): its neighbour counts as unknown.
+/// Never NaN for positive costs; +inf when all neighbours are +inf.
 CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const FaceCost& c, float h) {
+    // closed faces: their neighbours are never upwind
+    if (!(c.e < INFINITY)) pE = INFINITY;
+    if (!(c.w < INFINITY)) pW = INFINITY;
+    if (!(c.n < INFINITY)) pN = INFINITY;
+    if (!(c.s < INFINITY)) pS = INFINITY;
     // each axis isotropic: its smaller neighbour is upwind; one pair decides
     if (c.e == c.w && c.n == c.s) {
         const float a = minf(pE, pW), b = minf(pN, pS), A = c.e * h, B = c.n * h;
@@ -81,12 +88,9 @@ CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const F
     return minf(one, minf(ne, nw));
 }
 
-/// True when all four face costs are positive and finite (the inputs the
-/// local solver is defined for).
-CC_HD inline bool eikonalCostOk(const FaceCost& c) {
-    return c.e > 0.f && c.e < INFINITY && c.n > 0.f && c.n < INFINITY && c.w > 0.f && c.w < INFINITY && c.s > 0.f &&
-           c.s < INFINITY;
-}
+/// True when all four face costs are positive, finite or +inf (a closed
+/// face): the inputs the local solver is defined for (not NaN, not <= 0).
+CC_HD inline bool eikonalCostOk(const FaceCost& c) { return c.e > 0.f && c.n > 0.f && c.w > 0.f && c.s > 0.f; }
 
 /// Tolerance for "this potential changed": tol * (|p| + h).
 CC_HD inline float eikonalTolerance(float p, float tol, float h) { return tol * (fabsf(p) + h); }

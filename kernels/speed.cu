@@ -36,11 +36,11 @@ void perceive(const Exec& ex, const GridInfo& g, const CellRange& box, float rad
 
 void speed(const Exec& ex, const GridInfo& g, const CellRange& box, const SpeedParams& p, View2<const float> rho,
            View2<const Vel2> meanVelocity, View2<const float> terrain, View2<const std::uint8_t> blocked,
-           View2<Face4> speedOut) {
+           View2<Face4> speedOut, View2<const std::uint8_t> closed) {
     if (p.ahead < 1) throw InputError(fieldMessage("speed.ahead", std::to_string(p.ahead), "out of range", ">= 1 [cells]"));
     // the box, clamped to the grid
     const CellRange r{std::max(box.i0, 0), std::max(box.j0, 0), std::min(box.i1, g.nx), std::min(box.j1, g.ny)};
-    forEachCell(ex, r, SpeedKernel{g, p, rho, meanVelocity, terrain, blocked, speedOut});
+    forEachCell(ex, r, SpeedKernel{g, p, rho, meanVelocity, terrain, blocked, speedOut, closed});
 }
 
 }  // namespace ccrowd::sim

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "ccrowd/closed_faces.hpp"
 #include "ccrowd/field.hpp"
 #include "eikonal_update.hpp"
 #include "grid.hpp"
@@ -190,8 +191,9 @@ CC_HD inline float faceSpeed(const SpeedParams& p, float rhoN, Vel2 flowN, float
 }
 
 /// Per-cell speed functor: writes the four face speeds of cell (i, j).
-/// Faces towards blocked or outside cells, and all faces of a blocked cell,
-/// get eps. Null terrain / blocked views mean 1 / none blocked.
+/// Faces towards blocked or outside cells, closed faces (a thin wall or a
+/// too-narrow gap on them) and all faces of a blocked cell get eps. Null
+/// terrain / blocked / closed views mean 1 / none blocked / none closed.
 struct SpeedKernel {
     GridInfo g;
     SpeedParams p;
@@ -200,6 +202,7 @@ struct SpeedKernel {
     View2<const float> terrain;         ///< Speed factor. [Limit: >= 0] (null: 1)
     View2<const std::uint8_t> blocked;  ///< 1 = blocked. (null: none)
     View2<Face4> out;                   ///< [Units: m/s]
+    View2<const std::uint8_t> closed;   ///< Closed faces, ccrowd/closed_faces.hpp bits. (null: none)
 
     CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(blocked.data && blocked(i, j)); }
 
@@ -208,7 +211,7 @@ struct SpeedKernel {
     /// (Treuille's x + r n; clamped to the grid, a blocked cell there still
     /// holds its window's perceived values).
     CC_HD float face(int i, int j, int di, int dj) const {
-        if (!open(i + di, j + dj)) return p.eps;
+        if (!open(i + di, j + dj) || (closed.data && (closed(i, j) & closedFaceBit(di, dj)))) return p.eps;
         int ai = i + p.ahead * di, aj = j + p.ahead * dj;
         ai = ai < 0 ? 0 : (ai >= g.nx ? g.nx - 1 : ai);
         aj = aj < 0 ? 0 : (aj >= g.ny ? g.ny - 1 : aj);

@@ -134,21 +134,22 @@ void perceive(const Exec& ex, const GridInfo& g, const CellRange& box, float rad
 /// rho(a) and v(a): f = fT below rho_min, the flow speed fv (fT, down to eps
 /// against the flow at a) above rho_max, linear in between; fT = Weidmann
 /// free speed of rho(a) times the neighbour's terrain factor. Faces towards blocked or outside
-/// cells get eps (their cost is irrelevant: the eikonal never crosses them).
+/// cells, and faces closed in @p closed (SceneGrid::closed_faces; default: none), get eps.
 /// @p rho and @p meanVelocity are the splat's fields or perceive()'s.
 void speed(const Exec& ex, const GridInfo& g, const CellRange& box, const SpeedParams& p, View2<const float> rho,
            View2<const Vel2> meanVelocity, View2<const float> terrain, View2<const std::uint8_t> blocked,
-           View2<Face4> speedOut);
+           View2<Face4> speedOut, View2<const std::uint8_t> closed = {});
 
 // ---- (d) cost --------------------------------------------------------------
 
 /// Unit cost per face: C = (alpha f + beta + gamma g) / f with g the
 /// discomfort of the neighbour cell (Treuille 2006 eq. 4). Cells outside
 /// @p box get the free-flow cost of speed v0 (so one eikonal over the whole
-/// grid still routes around the crowd's area).
+/// grid still routes around the crowd's area). Faces closed in @p closed
+/// (SceneGrid::closed_faces; default: none) cost +inf.
 void unitCost(const Exec& ex, const GridInfo& g, const CellRange& box, const CostParams& c, const SpeedParams& sp,
               View2<const Face4> speedIn, View2<const float> discomfort, View2<const float> terrain,
-              View2<const std::uint8_t> blocked, View2<FaceCost> costOut);
+              View2<const std::uint8_t> blocked, View2<FaceCost> costOut, View2<const std::uint8_t> closed = {});
 
 // ---- (f) desired velocity --------------------------------------------------
 
@@ -158,18 +159,23 @@ void unitCost(const Exec& ex, const GridInfo& g, const CellRange& box, const Cos
 /// higher), direction -grad phi / |grad phi|, magnitude the face speeds
 /// blended by the squared direction components (u_x^2 f_E|W + u_y^2 f_N|S).
 /// Zero in blocked cells, in goal cells (phi at its source value and no
-/// lower neighbour) and where phi is +inf.
+/// lower neighbour) and where phi is +inf. Neighbours across faces closed
+/// in @p closed (SceneGrid::closed_faces; default: none) are never upwind.
 void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,
-                     View2<const Face4> speedIn, View2<const std::uint8_t> blocked, View2<Vel2> out);
+                     View2<const Face4> speedIn, View2<const std::uint8_t> blocked, View2<Vel2> out,
+                     View2<const std::uint8_t> closed = {});
 
 /// Preferred velocity of every agent: bilinear interpolation of its field's
 /// desired velocity (fields[a.field[k]]; the splat's stencil, weights of
 /// blocked cells dropped and the rest renormalised), scaled by vmax / v0 and
 /// clamped to vmax; written to a.px, a.py. Agents with a field index outside
 /// [0, fieldCount) get 0. @p fields is a host array of views on the Exec's
-/// side; @p blocked (1 = blocked; default: none) drops weights of wall cells.
+/// side; @p blocked (1 = blocked; default: none) drops weights of wall cells,
+/// @p closed (SceneGrid::closed_faces; default: none) those of cells the
+/// agent's own cell does not reach within the stencil (across a thin wall).
 void preferredVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const View2<const Vel2>* fields,
-                       int fieldCount, float v0, View2<const std::uint8_t> blocked = {});
+                       int fieldCount, float v0, View2<const std::uint8_t> blocked = {},
+                       View2<const std::uint8_t> closed = {});
 
 // ---- (g) pressure (UIC) ----------------------------------------------------
 

@@ -57,7 +57,7 @@ float& face(FaceCost& c, int f) { return f == 0 ? c.e : f == 1 ? c.n : f == 2 ? 
 
 TEST_P(EikonalErrors, BadCostOnOpenCell) {
     const std::vector<std::pair<float, std::string>> bad{
-        {0.f, "0"}, {-1.f, "-1"}, {-1e-30f, "-1e-30"}, {kNaN, "nan"}, {kInf, "inf"}, {-kInf, "-inf"}};
+        {0.f, "0"}, {-1.f, "-1"}, {-1e-30f, "-1e-30"}, {kNaN, "nan"}, {-kInf, "-inf"}};  // +inf closes a face (test_closed_faces.cpp)
     for (int f = 0; f < 4; ++f)
         for (const auto& [v, text] : bad) {
             Scene s = valid();

@@ -32,7 +32,7 @@ struct EikonalSource {
 struct EikonalProblem {
     float h = 1.f;                                 ///< Cell size. [Units: m] [Limit: > 0, finite]
     const Field<std::uint8_t>* blocked = nullptr;  ///< 1 = blocked cell, 0 = open. [Size: nx*ny]
-    const Field<FaceCost>* cost = nullptr;         ///< Unit cost per face of open cells. [Units: 1/(m/s)] [Limit: > 0, finite on open cells]
+    const Field<FaceCost>* cost = nullptr;         ///< Unit cost per face of open cells; +inf closes a face (a wall on it). [Units: 1/(m/s)] [Limit: > 0 on open cells]
     std::vector<EikonalSource> sources;            ///< Goal cells. [Limit: >= 1, open, inside]
 
     int nx() const { return cost ? cost->nx() : 0; }

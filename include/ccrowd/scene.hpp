@@ -253,6 +253,14 @@ inline float largestBodyRadius(const Scene& s) {
     return r;
 }
 
+/// Smallest body radius of the scene's groups: half the narrowest gap
+/// anyone passes (SceneGrid::closed_faces). [Units: m] (0 without groups)
+inline float smallestBodyRadius(const Scene& s) {
+    float r = 0.f;
+    for (const GroupSpec& g : s.groups) r = (r == 0.f || g.radius < r) ? g.radius : r;
+    return r;
+}
+
 /// The scene on its grid.
 struct SceneGrid {
     int nx = 0, ny = 0;             ///< Cells. nx = ceil(width / cell). [Limit: 1..4096]
@@ -275,6 +283,15 @@ struct SceneGrid {
     /// The same for the face between (i, j - 1) and (i, j), at
     /// y = origin.y + j h. [Limit: 0..1] [Size: nx*(ny+1)]
     Field<float> aperture_y;
+    /// Faces the fields treat as walls (ccrowd/closed_faces.hpp bits, set
+    /// on both cells of a face): faces with no open length (a wall lying on
+    /// the face), faces whose centre-to-centre link crosses a wall edge (a
+    /// wall thinner than a cell inside it), and faces on a passage narrower
+    /// than the smallest body (a run of open faces along a face line
+    /// shorter than 2 x the smallest group radius). The speed field gives
+    /// them eps, the unit cost +inf (the eikonal solve never crosses them)
+    /// and the desired velocity reads no gradient across them. [Size: nx*ny]
+    Field<std::uint8_t> closed_faces;
     /// Wall edges as the agents meet them: the open region's boundary (exact
     /// from the polygons; the domain's edge included) and the faces of
     /// floor-plan wall cells, each with the open side on its left.

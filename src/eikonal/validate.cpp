@@ -17,7 +17,7 @@ namespace ccrowd {
 namespace {
 std::string str(double v) { std::ostringstream o; o << v; return o.str(); }
 std::string cellName(int i, int j) { return "(" + std::to_string(i) + ", " + std::to_string(j) + ")"; }
-bool costOk(float c) { return std::isfinite(c) && c > 0.f; }
+bool costOk(float c) { return c > 0.f; }  // +inf: a closed face
 }  // namespace
 
 void validateEikonalSetup(const EikonalProblem& p, const EikonalOptions& opt) {
@@ -64,7 +64,7 @@ void throwBadEikonalCost(const EikonalProblem& p, std::ptrdiff_t k) {
     const char* face = !costOk(f.e) ? "e" : !costOk(f.n) ? "n" : !costOk(f.w) ? "w" : "s";
     const float v = !costOk(f.e) ? f.e : !costOk(f.n) ? f.n : !costOk(f.w) ? f.w : f.s;
     throw InputError(fieldMessage("eikonal.cost" + cellName(i, j) + "." + face, str(v),
-                                  "unit cost of an open cell must be positive and finite", "0 < cost < inf [s/m]"));
+                                  "unit cost of an open cell must be positive (+inf closes the face)", "0 < cost <= +inf [s/m]"));
 }
 
 void validateEikonalProblem(const EikonalProblem& p, const EikonalOptions& opt) {

@@ -1,12 +1,13 @@
 /// @file rasterize.cpp
 /// Scene -> SceneGrid: blocked cells, open fractions, face apertures and
-/// wall edges (subcell.cpp), discomfort, terrain, goal, spawn and source
+/// wall edges (subcell.cpp), closed faces (closed_faces.cpp), discomfort, terrain, goal, spawn and source
 /// cells (rules in scene.hpp), then the grid checks of scene_checks.cpp.
 
 #include <algorithm>
 #include <cmath>
 
 #include "ccrowd/scene.hpp"
+#include "closed_faces.hpp"
 #include "scene_internal.hpp"
 
 namespace ccrowd {
@@ -96,6 +97,8 @@ SceneGrid rasterizeScene(const Scene& s) {
 
     // Sub-cell geometry: open fractions, face apertures and wall edges, exact from the polygons.
     scene_detail::rasterizeGeometry(s, g, planWalls, grid);
+    // Faces the fields treat as walls: thin walls, and gaps narrower than the smallest body.
+    scene_detail::closeFaces(grid, 2.f * smallestBodyRadius(s));
 
     // Discomfort: max of overlapping regions; terrain: min factor.
     grid.discomfort.assign(g.nx, g.ny, 0.f);

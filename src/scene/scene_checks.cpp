@@ -1,12 +1,13 @@
 /// @file scene_checks.cpp
 /// Checks that need the grid: goals cover open cells, spawn and source
 /// regions have open cells, every route goal is reachable (4-neighbour flood
-/// fill over open cells) from every spawn and source cell, and initial
+/// fill over open cells and faces) from every spawn and source cell, and initial
 /// counts fit (placement.hpp: spawnCapacity).
 
 #include <algorithm>
 #include <cmath>
 
+#include "ccrowd/closed_faces.hpp"
 #include "ccrowd/placement.hpp"
 #include "scene_internal.hpp"
 
@@ -14,10 +15,12 @@ namespace ccrowd::scene_detail {
 
 namespace {
 
-/// Connected components of open cells (4-neighbour); -1 for blocked cells.
+/// Connected components of open cells (4-neighbour, through faces that are
+/// not closed); -1 for blocked cells.
 std::vector<int> components(const SceneGrid& grid) {
     const int nx = grid.nx, ny = grid.ny;
     const std::uint8_t* blocked = grid.blocked.host();
+    const std::uint8_t* closed = grid.closed_faces.host();
     std::vector<int> label(static_cast<std::size_t>(nx) * ny, -1);
     std::vector<int> stack;
     int next = 0;
@@ -31,8 +34,10 @@ std::vector<int> components(const SceneGrid& grid) {
             stack.pop_back();
             const int i = c % nx, j = c / nx;
             const int nb[4] = {i > 0 ? c - 1 : -1, i + 1 < nx ? c + 1 : -1, j > 0 ? c - nx : -1, j + 1 < ny ? c + nx : -1};
-            for (int d : nb) {
-                if (d >= 0 && !blocked[d] && label[d] < 0) {
+            const std::uint8_t bit[4] = {kClosedW, kClosedE, kClosedS, kClosedN};
+            for (int n = 0; n < 4; ++n) {
+                const int d = nb[n];
+                if (d >= 0 && !blocked[d] && label[d] < 0 && !(closed[c] & bit[n])) {
                     label[d] = next;
                     stack.push_back(d);
                 }
@@ -75,7 +80,7 @@ void checkReach(const Scene& s, const SceneGrid& grid, const std::vector<int>& l
             const bool own = failPath.empty();
             failAt(s.label, own ? routePath + "/" + std::to_string(r) : failPath, own ? describe(json(route[r])) : "",
                    "goal '" + route[r] + "' cannot be reached from " + fromWhat + " " + cellText(grid, c) +
-                       ": no path of open cells (4-neighbour flood fill) connects them",
+                       ": no path of open cells (4-neighbour flood fill through faces no wall or too-narrow gap closes) connects them",
                    "a goal connected to every open cell of the " + fromWhat);
         }
     }

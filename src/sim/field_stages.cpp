@@ -31,7 +31,7 @@ void runSpeed(SimState& s) {
     perceive(ex, s.gi, s.box, s.scene.params.perception_radius, s.density.view(ex), s.meanVelocity.view(ex),
              s.grid.open_fraction.view(ex), s.perceiveWs, s.perceivedDensity.view(ex), s.perceivedVelocity.view(ex));
     speed(ex, s.gi, s.box, s.speedParams(), s.perceivedDensity.view(ex), s.perceivedVelocity.view(ex),
-          s.grid.terrain.view(ex), s.grid.blocked.view(ex), s.speed.view(ex));
+          s.grid.terrain.view(ex), s.grid.blocked.view(ex), s.speed.view(ex), s.grid.closed_faces.view(ex));
 }
 
 /// (d) unit cost per face (Treuille 2006 eq. 4).
@@ -39,7 +39,8 @@ void runCost(SimState& s) {
     const Exec& ex = s.ex;
     const ModelParams& mp = s.scene.params;
     unitCost(ex, s.gi, s.box, CostParams{mp.alpha, mp.beta, mp.gamma}, s.speedParams(), s.speed.view(ex),
-             s.grid.discomfort.view(ex), s.grid.terrain.view(ex), s.grid.blocked.view(ex), s.cost.view(ex));
+             s.grid.discomfort.view(ex), s.grid.terrain.view(ex), s.grid.blocked.view(ex), s.cost.view(ex),
+             s.grid.closed_faces.view(ex));
 }
 
 /// (e) potential of every field some agent follows: eikonal |grad phi| = C,
@@ -83,11 +84,11 @@ void runDesiredVelocity(SimState& s) {
     for (std::size_t k = 0; k < s.potential.size(); ++k) {
         if (used[k])
             desiredVelocity(ex, s.gi, s.box, s.potential[k].view(ex), s.speed.view(ex), s.grid.blocked.view(ex),
-                            s.desired[k].view(ex));
+                            s.desired[k].view(ex), s.grid.closed_faces.view(ex));
         views[k] = s.desired[k].view(ex);
     }
     preferredVelocity(ex, s.agents.views(), s.gi, views.data(), static_cast<int>(views.size()), s.scene.params.v0,
-                      s.grid.blocked.view(ex));
+                      s.grid.blocked.view(ex), s.grid.closed_faces.view(ex));
 }
 
 }  // namespace

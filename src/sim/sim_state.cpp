@@ -58,6 +58,7 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
     cost.assign(nx, ny, FaceCost{});
     grid.blocked.toDevice(ex); grid.terrain.toDevice(ex); grid.discomfort.toDevice(ex);
     grid.open_fraction.toDevice(ex); grid.aperture_x.toDevice(ex); grid.aperture_y.toDevice(ex);
+    grid.closed_faces.toDevice(ex);
     for (Field<float>* f : {&density, &pressure, &perceivedDensity}) f->toDevice(ex);
     for (Field<Vel2>* f : {&meanVelocity, &perceivedVelocity}) f->toDevice(ex);
     speed.toDevice(ex); cost.toDevice(ex);

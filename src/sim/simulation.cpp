@@ -209,8 +209,9 @@ std::size_t Simulation::gridBytes() const {
     // workspaces and the stages' per-cell buffers, as allocated now
     auto bytes = [](const auto& f) { return f.size() * sizeof(*f.host()); };
     std::size_t total = bytes(m.grid.blocked) + bytes(m.grid.discomfort) + bytes(m.grid.terrain);
-    // the sub-cell geometry: open fractions, face apertures, wall edges and their per-cell index
-    total += bytes(m.grid.open_fraction) + bytes(m.grid.aperture_x) + bytes(m.grid.aperture_y);
+    // the sub-cell geometry: open fractions, face apertures, closed faces, wall edges and their per-cell index
+    total += bytes(m.grid.open_fraction) + bytes(m.grid.aperture_x) + bytes(m.grid.aperture_y) +
+             bytes(m.grid.closed_faces);
     total += m.walls.bytes();
     for (const Field<float>* f : {&m.density, &m.pressure, &m.perceivedDensity}) total += bytes(*f);
     for (const Field<sim::Vel2>* f : {&m.meanVelocity, &m.perceivedVelocity}) total += bytes(*f);
