@@ -209,53 +209,6 @@ TEST(CpuVsCuda, ExitTimesAndPositionsAgree) {
     }
 }
 
-/// A 10 m x 10 m room (0.3 m walls) with a 1 m door in its east wall, turned
-/// by @p degrees about its centre, 200 persons inside, the goal outside the
-/// door (issue 12: walls at any angle).
-Scene turnedRoom(double degrees) {
-    const double a = degrees * M_PI / 180.0, c = std::cos(a), s = std::sin(a);
-    auto turn = [&](double x, double y) {
-        return Vec2{static_cast<float>(10.0 + (x - 10.0) * c - (y - 10.0) * s),
-                    static_cast<float>(10.0 + (x - 10.0) * s + (y - 10.0) * c)};
-    };
-    auto box = [&](double x0, double y0, double x1, double y1) {
-        return Polygon{turn(x0, y0), turn(x1, y0), turn(x1, y1), turn(x0, y1)};
-    };
-    Scene sc;
-    sc.label = "turned-room";
-    sc.width = sc.height = 20.f;
-    sc.cell = 0.25f;
-    sc.obstacles = {box(4.7, 4.7, 15.3, 5), box(4.7, 15, 15.3, 15.3), box(4.7, 5, 5, 15), box(15, 5, 15.3, 9.5),
-                    box(15, 10.5, 15.3, 15)};
-    sc.goals.push_back({"out", {box(17.5, 8, 19, 12)}, 0.f, true});
-    GroupSpec g;
-    g.name = "occupants";
-    g.spawn = {box(5.5, 5.5, 14.5, 14.5)};
-    g.count = 200;
-    g.route = {"out"};
-    sc.groups.push_back(g);
-    sc.params.seed = 5;
-    sc.params.duration = 400.0;
-    return sc;
-}
-
-TEST(TurnedRoom, NoBodyEverOverlapsAWallPolygonAndEveryoneLeaves) {
-    // the wall edges of the turned room are slanted: bodies must stay clear of
-    // the polygons themselves, not of the blocked cells' squares
-    for (double deg : {30.0, 45.0}) {
-        Simulation sim(turnedRoom(deg), Exec{Backend::Cpu, 0});
-        double worst = INFINITY;
-        while (!sim.finished()) {
-            sim.step();
-            worst = std::min(worst, validate::smallestWallClearance(sim.grid(), sim.agents()));
-        }
-        std::printf("[ measured ] room turned %.0f degrees: empty at %.2f s, smallest body clearance %.5f m\n", deg,
-                    sim.time(), worst);
-        EXPECT_GE(worst, -validate::kBodyTolerance) << deg << " degrees";
-        EXPECT_EQ(sim.exitedTotal(), 200) << deg << " degrees";
-    }
-}
-
 TEST(DefaultScene, FiftyThousandAgentsFourExitsFirstStepsKeepInvariants) {
     Simulation sim(loadScene(scenePath("default")), Exec{Backend::Cpu, 0});
     EXPECT_GE(sim.agentCount(), 50000);

@@ -67,6 +67,19 @@ validate::ValidationResults handMadeResults() {
         v.door_widths.doors.push_back(d);
     }
     v.door_widths.check("flow grows with width", "2.160 persons/s", "> 1.800 persons/s", true);
+    v.grid_invariance.title = "Results that do not depend on the grid";
+    v.grid_invariance.angles = {0.0, 45.0};
+    v.grid_invariance.mean_times = {120.0, 123.0};
+    for (double a : {0.0, 45.0}) {
+        validate::EvacuationRun e;
+        e.label = "turned " + validate::formatValue(a, 0) + " degrees, seed 1";
+        e.angle = a;
+        e.cell = 0.25;
+        e.agents = e.exited = 200;
+        e.time = a > 0.0 ? 123.0 : 120.0;
+        v.grid_invariance.turned.push_back(e);
+    }
+    v.grid_invariance.check("spread of the mean evacuation time over the angles", "2.5 %", "<= 10%", true);
     validate::Seed003Result s;
     s.title = "Seed 003: two_groups";
     s.check("smallest pair distance after separation", "0.380 m", ">= 0.360 m (0.9 d_min)", true);
@@ -100,7 +113,7 @@ TEST_F(ValidateReport, AllPassingGivesExitStatusZeroAndAPassSummary) {
     EXPECT_TRUE(v.passed());
     EXPECT_EQ(validate::exitStatus(v), 0);
     const std::string md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("**PASS**: all 11 criteria passed (and 0 of 0 set-up preconditions held"), std::string::npos) << md;
+    EXPECT_NE(md.find("**PASS**: all 12 criteria passed (and 0 of 0 set-up preconditions held"), std::string::npos) << md;
     EXPECT_EQ(md.find("FAIL"), std::string::npos);
     // run information and the scenes used
     for (const char* s : {"2025-01-31 14:05 UTC", "ccrowd test build", "| Backend | cpu, 1 thread |",
@@ -115,7 +128,7 @@ TEST_F(ValidateReport, OneFailingCriterionGivesAFailRowAndExitStatusOne) {
     EXPECT_FALSE(v.room_exit.passed());
     EXPECT_EQ(validate::exitStatus(v), 1);
     const std::string md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("**FAIL**: 1 of 12 criteria failed ("), std::string::npos) << md;
+    EXPECT_NE(md.find("**FAIL**: 1 of 13 criteria failed ("), std::string::npos) << md;
     // the row: case, criterion ('|' escaped), measured, allowed, verdict
     const std::string row =
         "| Door flow (1 m door) | specific flow \\| bad | 7.000 persons/(m s) | 1.0-2.0 persons/(m s) | **FAIL** |";
@@ -138,8 +151,8 @@ TEST_F(ValidateReport, PreconditionsAreListedApartAndNotCountedButAFailedOneFail
     validate::ValidationResults v = handMadeResults();
     v.corridor[0].require("one walker of free speed 1.33 m/s", "1 walker at 1.330 m/s", "1 walker at 1.330 m/s", true);
     std::string md = validate::reportMarkdown(v, info());
-    // still 11 criteria; the precondition in its own table
-    EXPECT_NE(md.find("**PASS**: all 11 criteria passed (and 1 of 1 set-up preconditions held"), std::string::npos) << md;
+    // still 12 criteria; the precondition in its own table
+    EXPECT_NE(md.find("**PASS**: all 12 criteria passed (and 1 of 1 set-up preconditions held"), std::string::npos) << md;
     const std::size_t pre = md.find("## Preconditions");
     ASSERT_NE(pre, std::string::npos);
     EXPECT_GT(md.find("| one walker of free speed 1.33 m/s |"), pre);
@@ -148,7 +161,7 @@ TEST_F(ValidateReport, PreconditionsAreListedApartAndNotCountedButAFailedOneFail
     EXPECT_FALSE(v.corridor[0].passed());
     EXPECT_EQ(validate::exitStatus(v), 1);
     md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("0 of 11 criteria failed (and 1 of 2 set-up preconditions held"), std::string::npos) << md;
+    EXPECT_NE(md.find("0 of 12 criteria failed (and 1 of 2 set-up preconditions held"), std::string::npos) << md;
     EXPECT_NE(md.find("| persons | 2 | 1 | **FAILED** |"), std::string::npos) << md;
     const std::vector<std::string> lines = validate::criterionLines(v.corridor[0]);
     EXPECT_EQ(lines[1].rfind("FAIL  ", 0), 0u) << lines[1];
@@ -161,7 +174,8 @@ TEST_F(ValidateReport, WritesReportPlotsAndGeneratedScenes) {
     validate::writeReport(dir, handMadeResults(), info());
     // report.md embeds every plot, and each decodes at the plot size
     const std::string md = readText(dir + "/report.md");
-    for (const char* png : {validate::kFundamentalDiagramPng, validate::kDoorFlowPng, validate::kCorridorPng, validate::kModelsPng}) {
+    for (const char* png : {validate::kFundamentalDiagramPng, validate::kDoorFlowPng, validate::kTurnedRoomPng,
+                            validate::kCorridorPng, validate::kModelsPng}) {
         EXPECT_NE(md.find(std::string("](") + png + ")"), std::string::npos) << png;
         const std::string file = dir + "/" + png;
         const PngImage img = loadPng(file);

@@ -199,6 +199,29 @@ TEST(Validation, DoorFlowGrowsWithWidthAndDoesNotDependOnTheGrid) {
     expectAllCriteriaPass(s);
 }
 
+// ---- results that do not depend on the grid (issue 12) ------------------------------------
+
+TEST(Validation, TurnedRoomKeepsBodiesOutOfWallsAndHalvedCellsKeepTheTime) {
+    // two angles, one seed and the one-door room here (validate runs four angles, three seeds and the
+    // four-door room of 1000 persons too)
+    const validate::GridInvarianceResult r = validate::gridInvariance(kExec, {0.0, 45.0}, {5}, false);
+    ASSERT_EQ(r.turned.size(), 2u);
+    ASSERT_EQ(r.halved.size(), 2u);
+    for (const validate::EvacuationRun& e : r.turned) {
+        std::printf("[ measured ] %s: %.2f s, smallest clearance %.5f m\n", e.label.c_str(), e.time, e.min_clearance);
+        EXPECT_EQ(e.exited, 200) << e.label;
+        EXPECT_GE(e.min_clearance, -validate::kBodyTolerance) << e.label;
+    }
+    for (std::size_t k = 0; k < r.halved.size(); k += 2) {
+        const validate::EvacuationRun &a = r.halved[k], &b = r.halved[k + 1];
+        std::printf("[ measured ] %s: %.2f s; %s: %.2f s\n", a.label.c_str(), a.time, b.label.c_str(), b.time);
+        ASSERT_GT(a.time, 0.0) << a.label;
+        ASSERT_GT(b.time, 0.0) << b.label;
+        EXPECT_NEAR(b.time, a.time, 0.05 * a.time) << a.label;
+    }
+    expectAllCriteriaPass(r);
+}
+
 // ---- social force: faster-is-slower (Helbing 2000, Fig. 1c) -------------------------------
 
 TEST(Validation, SocialForceEvacuationIsFastestAtAnInnerDesiredSpeedAndSlowerBeyond) {

@@ -17,6 +17,7 @@ constexpr const char* kReportFile = "report.md";
 constexpr const char* kFundamentalDiagramPng = "fundamental_diagram.png";  ///< Speed against density with Weidmann's curve.
 constexpr const char* kDoorFlowPng = "door_flow.png";                      ///< Flow against door width.
 constexpr const char* kCorridorPng = "corridor_crossing.png";              ///< RiMEA 1: walker position against time.
+constexpr const char* kTurnedRoomPng = "turned_room.png";                  ///< Evacuation time against the room's turn.
 constexpr const char* kModelsPng = "models_fundamental_diagram.png";       ///< Every operational model's fundamental diagram.
 constexpr const char* kSceneSubdir = "scenes";                             ///< Generated scenes, as JSON files.
 /// Size of every plot. [Units: px]
@@ -54,7 +55,7 @@ void prepareReportDir(const std::string& dir, bool force, const std::string& fie
 /// naming the path of a file that cannot be written.
 void writeReport(const std::string& dir, const ValidationResults& results, const ReportInfo& info);
 
-/// Writes the three plots into @p dir (part of writeReport).
+/// Writes the plots into @p dir (part of writeReport).
 void writeReportPlots(const std::string& dir, const ValidationResults& results);
 
 }  // namespace ccrowd::validate

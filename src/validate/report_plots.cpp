@@ -82,6 +82,32 @@ void doorFlowPlot(const std::string& path, const DoorSeriesResult& series, const
     plot::writeLinearPlot(path, p, axes);
 }
 
+/// Evacuation time of the turned room against its angle: every seed's run,
+/// their mean, and the +-2.5% about the mean of the means (a 5% spread).
+void turnedRoomPlot(const std::string& path, const GridInvarianceResult& g) {
+    plot::LinePlot p = newPlot("Turned room: evacuation time against the room's angle", "angle [degrees]",
+                               "evacuation time [s]");
+    double sum = 0.0;
+    int n = 0;
+    for (double t : g.mean_times)
+        if (t > 0.0) { sum += t; ++n; }
+    const double mean = n ? sum / n : 0.0, a1 = g.angles.empty() ? 45.0 : g.angles.back();
+    plot::Series hi{"mean +- 2.5% (issue 12: within 5%)", kTolerance, plot::Marker::None, true,
+                    {{0.0, 1.025 * mean}, {a1, 1.025 * mean}}};
+    plot::Series lo{"", kTolerance, plot::Marker::None, true, {{0.0, 0.975 * mean}, {a1, 0.975 * mean}}};
+    plot::Series runs{"one seed", plot::paletteColor(1), plot::Marker::Cross, false, {}};
+    for (const EvacuationRun& e : g.turned)
+        if (e.time >= 0.0) runs.points.emplace_back(e.angle, e.time);
+    plot::Series means{"mean over the seeds", plot::paletteColor(0), plot::Marker::Circle, true, {}};
+    for (std::size_t k = 0; k < g.angles.size() && k < g.mean_times.size(); ++k)
+        if (g.mean_times[k] > 0.0) means.points.emplace_back(g.angles[k], g.mean_times[k]);
+    p.series = {hi, lo, runs, means};
+    plot::LinearAxes axes;
+    axes.x_min = 0.0;
+    axes.x_max = a1;
+    plot::writeLinearPlot(path, p, axes);
+}
+
 /// The walker's position along the corridor against time, with the 26-34 s window.
 void corridorPlot(const std::string& path, const std::vector<CorridorResult>& runs) {
     plot::LinePlot p = newPlot("RiMEA test 1: one walker along a 40 m corridor", "time [s]", "position x [m]");
@@ -146,6 +172,7 @@ void modelsPlot(const std::string& path, const ModelsResult& models) {
 void writeReportPlots(const std::string& dir, const ValidationResults& results) {
     fundamentalDiagramPlot(dir + "/" + kFundamentalDiagramPng, results.fundamental);
     doorFlowPlot(dir + "/" + kDoorFlowPng, results.door_widths, results.room_exit);
+    turnedRoomPlot(dir + "/" + kTurnedRoomPng, results.grid_invariance);
     corridorPlot(dir + "/" + kCorridorPng, results.corridor);
     modelsPlot(dir + "/" + kModelsPng, results.models);
 }

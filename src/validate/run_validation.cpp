@@ -14,6 +14,7 @@ std::vector<const CaseResult*> ValidationResults::cases() const {
     all.push_back(&fundamental);
     all.push_back(&room_exit);
     all.push_back(&door_widths);
+    all.push_back(&grid_invariance);
     for (const UicDensityResult& u : uic) all.push_back(&u);
     for (const Seed003Result& s : seed003) all.push_back(&s);
     all.push_back(&faster_is_slower);
@@ -51,6 +52,8 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
     report(v.room_exit);
     v.door_widths = doorWidthSeries(ex, {0.8, 1.0, 1.2, 1.4, 1.6, 2.0, 2.4}, {0.25, 0.125});
     report(v.door_widths);
+    v.grid_invariance = gridInvariance(ex, {0.0, 15.0, 30.0, 45.0}, {1, 2, 3});
+    report(v.grid_invariance);
     for (const char* name : {"bottleneck", "room_exit"}) {
         v.uic.push_back(uicDensity(ex, name));
         report(v.uic.back());
