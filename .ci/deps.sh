@@ -58,13 +58,14 @@ ccrowd_find_nvcc() {
 }
 
 # A Python virtual environment at $1 with NumPy and PedPy (and shapely, which
-# PedPy brings), for the tests that read ccrowd's files with them; the
-# product itself needs no Python. Reuses an existing one; returns 1 when it
+# PedPy brings), for the tests that read ccrowd's files with them, and
+# JuPedSim for the test of bench/jupedsim_compare.py; the product itself
+# needs no Python. Reuses an existing one; returns 1 when it
 # cannot be made (no venv module, no network).
 ccrowd_python_env() {
   local dir=$1
-  if [ -x "$dir/bin/python3" ] && "$dir/bin/python3" -c 'import numpy, pedpy' 2>/dev/null; then return 0; fi
+  if [ -x "$dir/bin/python3" ] && "$dir/bin/python3" -c 'import numpy, pedpy, jupedsim' 2>/dev/null; then return 0; fi
   python3 -m venv "$dir" >/dev/null 2>&1 || return 1
-  timeout 600 "$dir/bin/pip" install -q --disable-pip-version-check pedpy numpy >/dev/null 2>&1 || return 1
+  timeout 600 "$dir/bin/pip" install -q --disable-pip-version-check pedpy numpy jupedsim >/dev/null 2>&1 || return 1
   "$dir/bin/python3" -c 'import numpy, pedpy' 2>/dev/null
 }
