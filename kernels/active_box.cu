@@ -40,7 +40,7 @@ Aabb reduceAabb(const Exec& ex, const AgentAabb& point, int n) {
             throw BackendError("activeBox: CUDA backend requested but this build has no CUDA backend");
 #endif
         }
-        OmpThreads threads(ex);
+        const OmpThreads threads(ex, n);
         return thrust::transform_reduce(thrust::omp::par, first, last, point, Aabb{}, AabbUnion{});
     } catch (const thrust::system_error& e) {
         throw BackendError(std::string("thrust::transform_reduce (activeBox) failed: ") + e.what() + " at " + __FILE__);

@@ -36,7 +36,7 @@ void exclusiveScan(const Exec& ex, const int* in, int* out, int n) {
             throw BackendError("exit_spawn: CUDA backend requested but this build has no CUDA backend");
 #endif
         }
-        const OmpThreads threads(ex);
+        const OmpThreads threads(ex, n);
         thrust::exclusive_scan(thrust::omp::par, in, in + n, out);
     } catch (const thrust::system_error& e) {
         throw BackendError(std::string("thrust::exclusive_scan (exit_spawn) failed: ") + e.what() + " at " + __FILE__);

@@ -83,7 +83,7 @@ CostScan scanCosts(const EikonalProblem& p, int threads) {
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(p.cost->size());
     float lowest = INFINITY;
     std::ptrdiff_t firstBad = n;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : lowest, firstBad)
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : lowest, firstBad) if (n >= kMinParallelItems)
     for (std::ptrdiff_t k = 0; k < n; ++k) {
         if (b[k]) continue;
         lowest = minf(lowest, minf(minf(c[k].e, c[k].w), minf(c[k].n, c[k].s)));
@@ -97,7 +97,7 @@ long long countOpenCells(const Field<std::uint8_t>& blocked, int threads) {
     const std::uint8_t* b = blocked.host();
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(blocked.size());
     long long open = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : open)
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : open) if (n >= kMinParallelItems)
     for (std::ptrdiff_t k = 0; k < n; ++k) open += b[k] ? 0 : 1;
     return open;
 }
@@ -158,7 +158,8 @@ PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, i
         for (int idx = 0; idx < tiles; ++idx)
             if (fimSelect(v, phase, idx / v.g.tiles(), idx % v.g.tiles())) list.push_back(idx);
         const int n = static_cast<int>(list.size());
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+        // one tile: no other thread to wake (kMinParallelItems)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (n > 1)
         for (int k = 0; k < n; ++k) processTileCpu(v, phase, list[static_cast<std::size_t>(k)], mode);
         run.phases = phase + 1;
         run.converged = true;

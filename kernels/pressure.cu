@@ -40,7 +40,7 @@ float maxOf(const Exec& ex, const float* d, int n) {
         return m;
     }
 #endif
-    const OmpThreads threads(ex);
+    const OmpThreads threads(ex, n);
     return thrust::reduce(thrust::omp::par, d, d + n, 0.f, MaxOp{});
 }
 

@@ -30,7 +30,7 @@ void sortByKey(const Exec& ex, int* key, int* order, int n, const char* stage) {
             throw BackendError(std::string(stage) + ": CUDA backend requested but this build has no CUDA backend");
 #endif
         }
-        const OmpThreads threads(ex);
+        const OmpThreads threads(ex, n);
         thrust::stable_sort_by_key(thrust::omp::par, key, key + n, order);
     } catch (const thrust::system_error& e) {
         throw BackendError(std::string("thrust::stable_sort_by_key (") + stage + ") failed: " + e.what() + " at " +

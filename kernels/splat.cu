@@ -115,7 +115,7 @@ float maxDensity(const Exec& ex, View2<const float> rho) {
             throw BackendError("maxDensity: CUDA backend requested but this build has no CUDA backend");
 #endif
         }
-        const OmpThreads threads(ex);
+        const OmpThreads threads(ex, n);
         return thrust::reduce(thrust::omp::par, rho.data, rho.data + n, 0.f, MaxDensityOp{});
     } catch (const thrust::system_error& e) {
         throw BackendError(std::string("thrust::reduce (maxDensity) failed: ") + e.what() + " at " + __FILE__);

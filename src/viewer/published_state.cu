@@ -39,7 +39,7 @@ float maxOf(const Exec& ex, const T* first, int n, Op op, const char* what) {
             throw BackendError(std::string(what) + ": CUDA backend requested but this build has no CUDA backend");
 #endif
         }
-        const OmpThreads threads(ex);
+        const OmpThreads threads(ex, n);
         return thrust::transform_reduce(thrust::omp::par, first, first + n, op, 0.f, MaxOf{});
     } catch (const thrust::system_error& e) {
         throw BackendError(std::string("thrust::transform_reduce (") + what + ") failed: " + e.what());
