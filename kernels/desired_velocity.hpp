@@ -40,9 +40,9 @@ struct DesiredVelocityKernel {
 
     CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(blocked.data && blocked(i, j)); }
     /// Potential of the neighbour (i + di, j + dj): +inf when blocked,
-    /// outside or across a closed face.
-    CC_HD float phiAt(int i, int j, int di, int dj) const {
-        if (closed.data && (closed(i, j) & closedFaceBit(di, dj))) return INFINITY;
+    /// outside or across a face closed in @p shut (the cell's closed bits).
+    CC_HD float phiAt(int i, int j, int di, int dj, std::uint8_t shut) const {
+        if (shut & closedFaceBit(di, dj)) return INFINITY;
         return open(i + di, j + dj) ? phi(i + di, j + dj) : INFINITY;
     }
 
@@ -51,8 +51,9 @@ struct DesiredVelocityKernel {
         const float p = open(i, j) ? phi(i, j) : INFINITY;
         if (!(p < INFINITY)) { out(i, j) = Vel2{}; return; }
         // upwind gradient (DESIGN.md §5: the lower finite neighbour per axis)
-        const float dx = upwindDerivative(p, phiAt(i, j, 1, 0), phiAt(i, j, -1, 0), g.h);
-        const float dy = upwindDerivative(p, phiAt(i, j, 0, 1), phiAt(i, j, 0, -1), g.h);
+        const std::uint8_t shut = closed.data ? closed(i, j) : 0;
+        const float dx = upwindDerivative(p, phiAt(i, j, 1, 0, shut), phiAt(i, j, -1, 0, shut), g.h);
+        const float dy = upwindDerivative(p, phiAt(i, j, 0, 1, shut), phiAt(i, j, 0, -1, shut), g.h);
         const float len = sqrtf(dx * dx + dy * dy);
         // goal cell or local minimum: no direction
         if (!(len > 0.f)) { out(i, j) = Vel2{}; return; }
@@ -89,7 +90,8 @@ struct PreferredVelocityKernel {
     /// open ones the agent's own cell (the largest weight) reaches through
     /// the stencil's four inner faces, so a thin wall between them keeps the
     /// other side's velocities out; every open one when the own cell is
-    /// blocked (a sliver of floor in a wall cell) or no face is closed.
+    /// blocked (a sliver of floor in a wall cell) or no inner face between
+    /// two open cells is closed (almost everywhere).
     CC_HD void reach(const Bilinear& b, const float* w, bool* r) const {
         const int ci[4] = {b.i0, b.i0 + 1, b.i0, b.i0 + 1}, cj[4] = {b.j0, b.j0, b.j0 + 1, b.j0 + 1};
         for (int q = 0; q < 4; ++q) r[q] = open(ci[q], cj[q]);
@@ -99,8 +101,13 @@ struct PreferredVelocityKernel {
         // inner faces: 00-10 (E of 00), 01-11 (E of 01), 00-01 (N of 00), 10-11 (N of 10)
         const int u[4] = {0, 2, 0, 1}, v[4] = {1, 3, 2, 3};
         const std::uint8_t bit[4] = {kClosedE, kClosedE, kClosedN, kClosedN};
-        bool link[4];
-        for (int l = 0; l < 4; ++l) link[l] = r[u[l]] && r[v[l]] && !(closed(ci[u[l]], cj[u[l]]) & bit[l]);
+        bool link[4], cut = false;
+        for (int l = 0; l < 4; ++l) {
+            const bool both = r[u[l]] && r[v[l]];
+            link[l] = both && !(closed(ci[u[l]], cj[u[l]]) & bit[l]);
+            cut = cut || (both && !link[l]);
+        }
+        if (!cut) return;
         // spread from the own cell: three passes reach any cell of the 2x2 ring
         bool got[4] = {false, false, false, false};
         got[o] = true;
