@@ -319,6 +319,12 @@ Scene loadScene(const std::string& path);
 /// floor-plan paths stay relative to the working directory.
 Scene parseScene(const std::string& text, const std::string& label);
 
+/// Same, from JSON text read as if it were the file @p path (messages name
+/// it, Scene::path and the default name come from it, relative floor-plan
+/// paths are resolved against its directory): a scene file edited in memory,
+/// as the Python API does. loadScene is this after reading the file.
+Scene parseSceneAt(const std::string& text, const std::string& path);
+
 /// Rasterises @p scene: a cell is blocked when its centre is outside the
 /// domain or the walkable area, inside an obstacle or on a dark floor-plan
 /// pixel (centres on a polygon edge follow the crossing-number rule: lower

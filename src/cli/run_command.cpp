@@ -5,15 +5,9 @@
 /// (or SIGTERM) stops cleanly after the current step and keeps what was
 /// written; so does a failed write (e.g. a full disk), with an error.
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
-#include <chrono>
 #include <csignal>
-#include <cstring>
-#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -25,7 +19,7 @@
 #include "cli/progress.hpp"
 #include "io/run_summary.hpp"
 #include "io/snapshot_formats.hpp"
-#include "output/run_outputs.hpp"
+#include "output/run.hpp"
 
 namespace ccrowd::cli {
 
@@ -33,29 +27,6 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 extern "C" void onInterrupt(int) { g_stop.store(true); }
-
-/// Creates @p dir (and parents) or checks it is a directory; an existing
-/// non-empty one only with @p force (then ccrowd's previous outputs in it
-/// are removed).
-void prepareOutDir(const std::string& dir, bool force) {
-    std::string path;
-    for (std::size_t k = 0; k <= dir.size(); ++k) {
-        if (k < dir.size() && dir[k] != '/') continue;
-        path = dir.substr(0, k);
-        if (path.empty()) continue;
-        if (::mkdir(path.c_str(), 0777) != 0 && errno != EEXIST)
-            throw InputError(fieldMessage("--out", "'" + dir + "'", "cannot create '" + path + "': " + std::strerror(errno),
-                                          "a writable directory"));
-    }
-    struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        throw InputError(fieldMessage("--out", "'" + dir + "'", "not a directory", "a writable directory"));
-    std::error_code ec;
-    if (std::filesystem::directory_iterator(dir, ec) != std::filesystem::directory_iterator() && !force)
-        throw InputError(fieldMessage("--out", "'" + dir + "'", "exists and is not empty",
-                                      "a new or empty directory, or --force to replace ccrowd's outputs in it"));
-    if (force) output::removePreviousOutputs(dir);
-}
 
 /// What `ccrowd run` was asked for.
 struct RunArgs {
@@ -92,14 +63,15 @@ int runScene(const RunArgs& args) {
     std::string note;
     const Exec ex = selectBackend(parseBackendChoice(args.backend), args.threads, &note);
     if (!note.empty() && !args.quiet) std::cerr << "note: " << note << "\n";
-    if (!args.out.empty()) prepareOutDir(args.out, args.force);
-    Simulation sim(std::move(scene), ex);
+    output::RunSetup setup;
+    setup.outputs = oo;
+    setup.force = args.force;
+    output::Run run(std::move(scene), ex, setup);
+    const Simulation& sim = run.sim();
     if (!args.quiet)
         std::cerr << "scene " << scenePath << ": " << sim.grid().nx << " x " << sim.grid().ny << " cells of " << sim.grid().h
                   << " m, " << sim.agentCount() << " agents in " << sim.scene().groups.size() << " groups, dt "
                   << sim.scene().params.dt << " s\n";
-    std::unique_ptr<output::RunOutputs> outputs;
-    if (!args.out.empty()) outputs = std::make_unique<output::RunOutputs>(oo, sim);
 
     // step until done, interrupted, or a write fails
     g_stop.store(false);
@@ -108,42 +80,21 @@ int runScene(const RunArgs& args) {
     const ModelParams& mp = sim.scene().params;
     const double total = mp.max_steps >= 0 ? std::min(mp.duration, mp.max_steps * static_cast<double>(mp.dt)) : mp.duration;
     Progress progress(stderr, total, args.quiet);
-    std::string writeError;
-    const auto t0 = std::chrono::steady_clock::now();
     while (!sim.finished() && !g_stop.load()) {
-        sim.step();
-        if (outputs) {
-            try {
-                outputs->afterStep(sim);
-            } catch (const Error& e) {
-                writeError = e.what();
-                break;
-            }
-        }
+        if (!run.step()) break;
         progress.update(sim.time(), sim.steps(), sim.agentCount(), sim.exitedTotal());
     }
-    // close the outputs (the trajectory database's queued frames are written now): part of the run's wall time
-    if (outputs) {
-        try {
-            outputs->finish(sim);
-        } catch (const Error& e) {
-            if (writeError.empty()) writeError = e.what();
-        }
-    }
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // close the outputs and write summary.json / exits.csv
+    const bool interrupted = g_stop.load() || !run.writeError().empty();
+    run.finish(interrupted);
+    const double wall = run.wallSeconds();
     progress.finish();
     std::signal(SIGINT, previousInt);
     std::signal(SIGTERM, previousTerm);
-    const bool interrupted = g_stop.load() || !writeError.empty();
 
     // report and keep what was written
     io::printSummary(std::cout, sim, wall, interrupted);
-    if (outputs) {
-        nlohmann::json extra = outputs->summary();
-        extra["outputs"]["write_fraction_of_wall"] = wall > 0 ? outputs->seconds() / wall : 0.0;
-        if (!writeError.empty()) extra["outputs"]["error"] = writeError;
-        extra["outputs"]["background_fraction_of_wall"] = wall > 0 ? outputs->backgroundSeconds() / wall : 0.0;
-        extra["outputs"]["background_cpu_fraction_of_wall"] = wall > 0 ? outputs->backgroundCpuSeconds() / wall : 0.0;
+    if (const output::RunOutputs* outputs = run.outputs()) {
         std::cout << "outputs: " << std::fixed << std::setprecision(2) << outputs->seconds() << " s writing on the run's thread ("
                   << std::setprecision(1) << 100.0 * outputs->seconds() / std::max(wall, 1e-9)
                   << "% of wall time, waits for the trajectory database included)";
@@ -153,17 +104,13 @@ int runScene(const RunArgs& args) {
                       << "% of wall time) beside the simulation";
         std::cout << "\n";
         std::cout.unsetf(std::ios::floatfield);
-        try {
-            io::writeSummary(args.out, sim, wall, interrupted, extra);
-        } catch (const Error& e) {
-            if (writeError.empty()) writeError = e.what();
-        }
         if (!args.quiet) {
             std::cerr << "wrote " << args.out << "/: summary.json, exits.csv";
             for (const std::string& f : outputs->files()) std::cerr << ", " << f;
             std::cerr << "\n";
         }
     }
+    const std::string& writeError = run.writeError();
     if (!writeError.empty()) {
         std::cerr << "error: " << writeError << "\nthe run stopped at t = " << sim.time()
                   << " s; files completed before the error are kept\n";

@@ -50,8 +50,7 @@ void printSummary(std::ostream& out, const Simulation& sim, double wallSeconds, 
     out.unsetf(std::ios::floatfield);
 }
 
-void writeSummary(const std::string& dir, const Simulation& sim, double wallSeconds, bool interrupted,
-                  const nlohmann::json& extra) {
+nlohmann::json summaryJson(const Simulation& sim, double wallSeconds, bool interrupted, const nlohmann::json& extra) {
     nlohmann::json j;
     j["scene"] = sim.scene().path;
     j["interrupted"] = interrupted;
@@ -75,7 +74,11 @@ void writeSummary(const std::string& dir, const Simulation& sim, double wallSeco
                                                                                            : nlohmann::json(nullptr);
     for (std::size_t s = 0; s < sim.times().names.size(); ++s) j["stage_ms_mean"][sim.times().names[s]] = sim.times().mean(s);
     for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
-    const std::string text = j.dump(2) + "\n";
+    return j;
+}
+
+void writeSummary(const std::string& dir, const Simulation& sim, const nlohmann::json& summary) {
+    const std::string text = summary.dump(2) + "\n";
     writeFileAtomic(dir + "/summary.json", text.data(), text.size());
     // exits.csv: one line per agent that left
     std::ostringstream csv;

@@ -68,6 +68,11 @@ Scene loadScene(const std::string& path) {
     } catch (const InputError& e) {
         fileError(path, std::string("cannot read scene file: ") + e.what());
     }
+    return parseSceneAt(text, path);
+}
+
+Scene parseSceneAt(const std::string& text, const std::string& path) {
+    namespace fs = std::filesystem;
     Scene s = parseScene(text, path);
     s.path = path;
     if (s.name.empty()) s.name = fs::path(path).stem().string();

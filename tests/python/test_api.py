@@ -1,0 +1,145 @@
+"""The Python API against the CLI, zero-copy views, and errors."""
+import csv
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import ccrowd
+
+# keys that differ between two runs of the same scene: clocks and where the files went
+_CLOCK_KEYS = {"wall_s", "steps_per_s", "stage_ms_mean", "outputs", "scene"}
+
+
+def _summary(path):
+    with open(path) as f:
+        return {k: v for k, v in json.load(f).items() if k not in _CLOCK_KEYS}
+
+
+def test_api_run_writes_what_the_cli_writes(tmp_path, cli, room_exit):
+    # the CLI, then the API, on the same scene with the same options
+    a, b = tmp_path / "cli", tmp_path / "api"
+    subprocess.run([cli, "run", room_exit, "--threads", "1", "--duration", "40", "--quiet", "--out", str(a),
+                    "--trajectory-every", "20", "--trajectory-format", "txt"], check=True, capture_output=True)
+    with ccrowd.Simulation(room_exit, "cpu", 1, out=b, duration=40, trajectory_every=20, trajectory_format="txt") as sim:
+        summary = sim.run()
+    assert sim.finished and sim.time == pytest.approx(40.0, abs=0.06)
+    # the same numbers in summary.json, and the dict the API returns is the file
+    assert _summary(a / "summary.json") == _summary(b / "summary.json")
+    assert {k: v for k, v in summary.items() if k not in _CLOCK_KEYS} == _summary(b / "summary.json")
+    assert summary["agents"]["exited"] > 0
+    # the same exits, measurements and trajectories, byte for byte
+    for name in ("exits.csv", "lines.csv", "areas.csv", "trajectories.txt"):
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+    assert sorted(os.listdir(a)) == sorted(os.listdir(b))
+
+
+def test_fields_are_views_that_see_the_next_step(room_exit):
+    sim = ccrowd.Simulation(room_exit, "cpu", 1)
+    g = sim.grid
+    density, velocity, potential = sim.density, sim.mean_velocity, sim.potential(0)
+    assert density.shape == (g.ny, g.nx) and velocity.shape == (g.ny, g.nx, 2) and potential.shape == (g.ny, g.nx)
+    assert not density.flags.writeable and not density.flags.owndata
+    # the agents are on the density grid: its integral is the head count
+    assert density.sum() * g.h * g.h == pytest.approx(sim.agent_count, rel=1e-4)
+    before = [density.copy(), velocity.copy(), potential.copy()]
+    sim.step(20)
+    # the same arrays, new values, equal to a fresh read
+    for old, view, fresh in zip(before, (density, velocity, potential), (sim.density, sim.mean_velocity, sim.potential(0))):
+        assert not np.array_equal(old, view)
+        assert np.array_equal(view, fresh)
+        assert view.ctypes.data == fresh.ctypes.data
+    # a view keeps its simulation alive
+    del sim
+    assert np.isfinite(density).all()
+
+
+def test_agents_are_the_table(room_exit):
+    sim = ccrowd.Simulation(ccrowd.load_scene(room_exit, {"groups.occupants.count": 50}), "cpu", 1)
+    a = sim.agents()
+    assert set(a) >= {"x", "y", "vx", "vy", "id", "group", "field", "vmax"}
+    assert len(a["x"]) == sim.agent_count == 50
+    assert sorted(a["id"].tolist()) == list(range(50))
+    assert (a["group"] == 0).all()
+    # everyone starts in the spawn rectangle (0.5 .. 9.5 m)
+    assert (a["x"] >= 0.5).all() and (a["x"] <= 9.5).all()
+    sim.step(40)
+    b = sim.agents()
+    assert np.hypot(b["vx"], b["vy"]).max() > 0.1
+
+
+def test_step_and_run_until(room_exit):
+    sim = ccrowd.Simulation(room_exit, "cpu", 1)
+    assert sim.step(3) == 3 and sim.steps == 3
+    seen = []
+    sim.run(until=2.0, progress=lambda t, steps, agents, exited: seen.append(t))
+    assert sim.time == pytest.approx(2.0, abs=1e-4) and not sim.finished
+    assert seen == sorted(seen) and len(seen) == sim.steps - 3
+    summary = sim.summary()
+    assert summary["steps"] == sim.steps and summary["interrupted"] is True
+
+
+def test_scene_edits(room_exit):
+    scene = ccrowd.load_scene(room_exit)
+    assert scene.get("groups.occupants.count") == 200 and scene.get("groups.0.count") == 200
+    scene.set("model.seed", 7).set("domain.cell, groups.0.count", [0.5, 20])
+    assert scene.get("model.seed") == 7 and scene.get("domain.cell") == 0.5
+    sim = ccrowd.Simulation(scene, "cpu", 1)
+    assert sim.agent_count == 20 and sim.grid.h == 0.5
+    # a dict works like a file
+    with open(room_exit) as f:
+        data = json.load(f)
+    assert ccrowd.Simulation(data, "cpu", 1).agent_count == 200
+
+
+def test_bad_input_raises_the_clis_message(tmp_path, cli, room_exit):
+    # a scene file with a bad value: the same message as `ccrowd run`
+    bad = tmp_path / "bad.json"
+    data = json.load(open(room_exit))
+    data["groups"][0]["count"] = -3
+    bad.write_text(json.dumps(data))
+    r = subprocess.run([cli, "run", str(bad), "--quiet"], capture_output=True, text=True)
+    assert r.returncode != 0
+    with pytest.raises(ccrowd.InputError) as e:
+        ccrowd.load_scene(str(bad))
+    assert str(e.value) in r.stderr and "/groups/0/count" in str(e.value)
+    assert isinstance(e.value, ValueError)
+    # the same error through an override
+    with pytest.raises(ccrowd.InputError, match="/groups/0/count = -3"):
+        ccrowd.load_scene(room_exit, {"groups.occupants.count": -3})
+    # missing file, unknown key, bad parameters and options
+    with pytest.raises(ccrowd.InputError, match="no such file"):
+        ccrowd.load_scene(str(tmp_path / "missing.json"))
+    with pytest.raises(ccrowd.InputError, match="no element named 'nobody'"):
+        ccrowd.load_scene(room_exit, {"groups.nobody.count": 1})
+    with pytest.raises(ccrowd.InputError, match="model"):
+        ccrowd.load_scene(room_exit, {"model.no_such_parameter": 1})
+    with pytest.raises(ccrowd.InputError, match="NaN"):
+        ccrowd.load_scene(room_exit, {"model.dt": float("nan")})
+    with pytest.raises(ccrowd.InputError, match="allowed: auto, cpu, cuda"):
+        ccrowd.Simulation(room_exit, backend="gpu")
+    with pytest.raises(ccrowd.InputError, match="threads"):
+        ccrowd.Simulation(room_exit, threads=-1)
+    with pytest.raises(ccrowd.InputError, match="out=DIR"):
+        ccrowd.Simulation(room_exit, snapshot_every=1.0)
+    with pytest.raises(ccrowd.InputError, match="snapshot"):
+        ccrowd.Simulation(room_exit, out=tmp_path / "o", snapshot_every=1.0, snapshot_format="gif")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("x")
+    with pytest.raises(ccrowd.InputError, match="force=True"):
+        ccrowd.Simulation(room_exit, out=tmp_path / "full")
+    sim = ccrowd.Simulation(room_exit, "cpu", 1)
+    with pytest.raises(ccrowd.InputError, match="no such field"):
+        sim.potential(5)
+    with pytest.raises(ccrowd.InputError):
+        sim.step(-1)
+
+
+def test_exits_csv_matches_the_summary(tmp_path, room_exit):
+    with ccrowd.Simulation(ccrowd.load_scene(room_exit, {"groups.occupants.count": 30}), "cpu", 1, out=tmp_path) as sim:
+        summary = sim.run()
+    rows = list(csv.DictReader(open(tmp_path / "exits.csv")))
+    assert len(rows) == summary["agents"]["exited"] == 30
+    assert summary["evacuation_time_s"] == pytest.approx(max(float(r["exit_time_s"]) for r in rows), abs=1e-6)
