@@ -28,8 +28,9 @@ if [ "${CCROWD_NO_VIEWER:-0}" != 1 ]; then
 fi
 # The test command also fuzzes the scene loader with clang's libFuzzer.
 CCROWD_FUZZ_PACKAGES=(clang libclang-rt-14-dev libomp-14-dev)
-# ... and makes a Python environment with NumPy and PedPy for the tests that read files with them.
-CCROWD_TEST_PACKAGES=(python3-venv)
+# ... and makes a Python environment with NumPy and PedPy for the tests that
+# read files with them, in which the Python package is built (its headers).
+CCROWD_TEST_PACKAGES=(python3-venv python3-dev)
 
 ccrowd_install_deps() {
   local missing=()
@@ -58,14 +59,17 @@ ccrowd_find_nvcc() {
 }
 
 # A Python virtual environment at $1 with NumPy and PedPy (and shapely, which
-# PedPy brings), for the tests that read ccrowd's files with them, and
-# JuPedSim for the test of bench/jupedsim_compare.py; the product itself
-# needs no Python. Reuses an existing one; returns 1 when it
-# cannot be made (no venv module, no network).
+# PedPy brings), for the tests that read ccrowd's files with them, JuPedSim
+# for the test of bench/jupedsim_compare.py, and what the Python package
+# builds and is tested with (nanobind, scikit-build-core, pytest, Dask,
+# pandas, pyarrow); the product itself needs no Python. Reuses an existing
+# one; returns 1 when it cannot be made (no venv module, no network).
 ccrowd_python_env() {
   local dir=$1
-  if [ -x "$dir/bin/python3" ] && "$dir/bin/python3" -c 'import numpy, pedpy, jupedsim' 2>/dev/null; then return 0; fi
+  local modules='import numpy, pedpy, jupedsim, nanobind, scikit_build_core, pytest, distributed, pandas, pyarrow'
+  if [ -x "$dir/bin/python3" ] && "$dir/bin/python3" -c "$modules" 2>/dev/null; then return 0; fi
   python3 -m venv "$dir" >/dev/null 2>&1 || return 1
-  timeout 600 "$dir/bin/pip" install -q --disable-pip-version-check pedpy numpy jupedsim >/dev/null 2>&1 || return 1
-  "$dir/bin/python3" -c 'import numpy, pedpy' 2>/dev/null
+  timeout 900 "$dir/bin/pip" install -q --disable-pip-version-check pedpy numpy jupedsim \
+    nanobind scikit-build-core pytest "dask[distributed]" pandas pyarrow >/dev/null 2>&1 || return 1
+  "$dir/bin/python3" -c "$modules" 2>/dev/null
 }

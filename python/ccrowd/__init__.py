@@ -172,11 +172,6 @@ class Grid(NamedTuple):
     y0: float    #: y of the grid's corner [m]
 
 
-def _array(a):
-    """A NumPy view of a host array (no copy); device arrays stay DLPack objects."""
-    return a
-
-
 class Simulation:
     """A running simulation.
 
@@ -274,21 +269,21 @@ class Simulation:
     @property
     def density(self):
         """Density of the last splat, shape (ny, nx), [1/m^2]; no copy."""
-        return _array(self._sim.density())
+        return self._sim.density()
 
     @property
     def pressure(self):
         """UIC pressure of the last step, shape (ny, nx), [m^2/s]; no copy."""
-        return _array(self._sim.pressure())
+        return self._sim.pressure()
 
     @property
     def mean_velocity(self):
         """Mean velocity of the last splat, shape (ny, nx, 2), [m/s]; no copy."""
-        return _array(self._sim.mean_velocity())
+        return self._sim.mean_velocity()
 
     def potential(self, k: int = 0):
         """Potential of field ``k`` (see ``field_groups``), shape (ny, nx), [s]; +inf where unreachable; no copy."""
-        return _array(self._sim.potential(k))
+        return self._sim.potential(k)
 
     def desired_velocity(self, k: int = 0) -> np.ndarray:
         """Desired velocity of field ``k``, shape (ny, nx, 2), [m/s] (a copy)."""
@@ -304,7 +299,7 @@ class Simulation:
         [m/s], ``px``, ``py`` (preferred velocity) [m/s], ``vmax`` [m/s],
         ``id``, ``field`` (potential followed) and, on the CPU, ``group``
         (a small computed array). Valid until the next step."""
-        cols = {k: _array(v) for k, v in self._sim.agent_columns().items()}
+        cols = dict(self._sim.agent_columns())
         if isinstance(cols["field"], np.ndarray):
             cols["group"] = np.asarray(self.field_groups, dtype=np.int32)[cols["field"]] if len(cols["field"]) else np.zeros(0, np.int32)
         return cols

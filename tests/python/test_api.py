@@ -143,3 +143,13 @@ def test_exits_csv_matches_the_summary(tmp_path, room_exit):
     rows = list(csv.DictReader(open(tmp_path / "exits.csv")))
     assert len(rows) == summary["agents"]["exited"] == 30
     assert summary["evacuation_time_s"] == pytest.approx(max(float(r["exit_time_s"]) for r in rows), abs=1e-6)
+
+
+def test_type_stubs_name_everything_the_extension_has():
+    # python/ccrowd/_ccrowd.pyi (python -m nanobind.stubgen -m ccrowd._ccrowd) kept in step with the extension
+    from ccrowd import _ccrowd
+    stub = open(os.path.join(os.path.dirname(ccrowd.__file__), "_ccrowd.pyi")).read()
+    names = [n for n in dir(_ccrowd) if not n.startswith("_")]
+    names += [n for n in dir(_ccrowd.Simulation) if not n.startswith("_")]
+    missing = [n for n in names if f"def {n}(" not in stub and f"class {n}(" not in stub and f"class {n}:" not in stub]
+    assert not missing, f"regenerate python/ccrowd/_ccrowd.pyi: it lacks {missing}"
