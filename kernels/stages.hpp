@@ -70,6 +70,13 @@ struct alignas(16) Face4 {
 /// A 2-vector per cell (include/ccrowd/vel2.hpp).
 using Vel2 = ccrowd::Vel2;
 
+// ---- events (when the scene has a timeline) --------------------------------
+
+/// Events stage: every agent on a blocked cell moves to the nearest open
+/// cell, @p nearestOpen per cell (i + j nx; -1: none) (kernels/events.hpp).
+void pushOutOfBlocked(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const std::uint8_t> blocked,
+                      View2<const int> nearestOpen);
+
 // ---- (a) active box --------------------------------------------------------
 
 /// AABB of the agents grown by @p margin [m], as a cell range clamped to the

@@ -250,7 +250,7 @@ TEST(SceneRaster, WalkableDomainEdgesDiscomfortTerrain) {
 
     // Discomfort: max of overlaps, 0 elsewhere; terrain: min, 1 elsewhere.
     s.walkable.clear();
-    s.discomfort = {{rectPoly(2, 2, 6, 4), 1.5f}, {rectPoly(4, 2, 8, 4), 3.f}};
+    s.discomfort = {{rectPoly(2, 2, 6, 4), 1.5f, ""}, {rectPoly(4, 2, 8, 4), 3.f, ""}};
     s.terrain = {{rectPoly(2, 2, 6, 4), 0.5f}, {rectPoly(4, 2, 8, 4), 0.8f}};
     g = rasterizeScene(s);
     int i, j;

@@ -96,10 +96,34 @@ struct SourceSpec {
     int max_agents = -1;            ///< Stop after this many (-1: no limit). [Limit: -1 or 0..10^7]
 };
 
-/// A static discomfort region (Treuille's g field).
+/// A discomfort region (Treuille's g field); events may change its value.
 struct DiscomfortSpec {
     Polygon area;
     float value = 1.f;              ///< Discomfort g. [Limit: >= 0, <= 1e6]
+    std::string name;               ///< Optional; events name regions by it (an event changes every region of its name).
+};
+
+/// A named obstacle that events open and close (a door leaf, a gate, a
+/// barrier): while closed it blocks like an obstacle.
+struct BarrierSpec {
+    std::string name;               ///< Unique among barriers. [Limit: non-empty]
+    Polygon area;
+    bool closed = false;            ///< Closed at the start.
+};
+
+/// What an event does to its target.
+enum class EventAction {
+    Open,           ///< A barrier stops blocking.
+    Close,          ///< A barrier blocks; agents inside it are pushed to the nearest open cell.
+    SetDiscomfort,  ///< A named discomfort region's g becomes `value` (0: gone).
+};
+
+/// One change of the environment on the scene's timeline ("events").
+struct EventSpec {
+    double time = 0.0;              ///< When it happens: the first step starting at or after it. [Units: s] [Limit: 0..1e9]
+    EventAction action = EventAction::Open;
+    std::string target;             ///< The barrier (open, close) or discomfort region (set_discomfort). [Limit: an existing name]
+    float value = 0.f;              ///< set_discomfort: the new g. [Limit: 0..1e6]
 };
 
 /// Terrain factor region: free speed multiplied by `factor` (stairs, slopes).
@@ -238,6 +262,8 @@ struct Scene {
     std::vector<GroupSpec> groups;  ///< [Limit: >= 1]
     std::vector<SourceSpec> sources;
     std::vector<DiscomfortSpec> discomfort;
+    std::vector<BarrierSpec> barriers;  ///< Obstacles that events open and close.
+    std::vector<EventSpec> events;  ///< The timeline, sorted by time (ties keep the file's order).
     std::vector<TerrainSpec> terrain;
     std::vector<LineSpec> lines;    ///< "measurement": {"lines": [...]}
     std::vector<AreaSpec> areas;    ///< "measurement": {"areas": [...]}
@@ -336,6 +362,17 @@ Scene parseSceneAt(const std::string& text, const std::string& path);
 /// source's region, or a group's count cannot fit in its spawn regions
 /// (see spawnCapacity in placement.hpp).
 SceneGrid rasterizeScene(const Scene& scene);
+
+/// The same layers without the checks (group_count stays empty): the
+/// environment as events change it, where a closed door may cut people off
+/// from their goal, or cover a goal's cells. Closed barriers block like
+/// obstacles (so they do in rasterizeScene).
+SceneGrid rasterizeEnvironment(const Scene& scene);
+
+/// The discomfort layer alone (SceneGrid::discomfort: per cell the largest
+/// g of the regions over its centre, 0 elsewhere), as an event that changes
+/// a region's value needs it.
+void rasterizeDiscomfort(const Scene& scene, Field<float>& out);
 
 /// Built-in default scene: $CCROWD_SCENE_DIR/default.json when the variable
 /// is set, else <source tree>/scenes/default.json when it exists, else

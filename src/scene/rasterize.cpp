@@ -63,7 +63,25 @@ void SceneGrid::cellOf(float x, float y, int& i, int& j) const {
     j = static_cast<int>(std::clamp(std::isnan(fj) ? 0.0 : fj, 0.0, static_cast<double>(ny - 1)));
 }
 
-SceneGrid rasterizeScene(const Scene& s) {
+void rasterizeDiscomfort(const Scene& s, Field<float>& out) {
+    const geom::GridGeom g = scene_detail::gridGeom(s);
+    std::vector<geom::Run> runs;
+    // the max of overlapping regions, 0 elsewhere
+    out.assign(g.nx, g.ny, 0.f);
+    float* d = out.host();
+    for (const DiscomfortSpec& r : s.discomfort) forCellsIn(r.area, g, runs, [&](int c) { d[c] = std::max(d[c], r.value); });
+}
+
+SceneGrid rasterizeEnvironment(const Scene& scene) {
+    // closed barriers block like obstacles
+    Scene withBarriers;
+    const bool anyClosed = std::any_of(scene.barriers.begin(), scene.barriers.end(), [](const BarrierSpec& b) { return b.closed; });
+    if (anyClosed) {
+        withBarriers = scene;
+        for (const BarrierSpec& b : scene.barriers)
+            if (b.closed) withBarriers.obstacles.push_back(b.area);
+    }
+    const Scene& s = anyClosed ? withBarriers : scene;
     const geom::GridGeom g = scene_detail::gridGeom(s);
     checkDomain(s, g);
     SceneGrid grid;
@@ -101,12 +119,8 @@ SceneGrid rasterizeScene(const Scene& s) {
     scene_detail::closeFaces(grid, 2.f * smallestBodyRadius(s));
 
     // Discomfort: max of overlapping regions; terrain: min factor.
-    grid.discomfort.assign(g.nx, g.ny, 0.f);
+    rasterizeDiscomfort(s, grid.discomfort);
     grid.terrain.assign(g.nx, g.ny, 1.f);
-    for (const DiscomfortSpec& d : s.discomfort) {
-        float* out = grid.discomfort.host();
-        forCellsIn(d.area, g, runs, [&](int c) { out[c] = std::max(out[c], d.value); });
-    }
     for (const TerrainSpec& t : s.terrain) {
         float* out = grid.terrain.host();
         forCellsIn(t.area, g, runs, [&](int c) { out[c] = std::min(out[c], t.factor); });
@@ -137,6 +151,11 @@ SceneGrid rasterizeScene(const Scene& s) {
     for (const GroupSpec& group : s.groups) grid.spawn_cells.push_back(openCellsIn(group.spawn, g, grid.blocked, runs));
     for (const SourceSpec& src : s.sources) grid.source_cells.push_back(openCellsIn({src.region}, g, grid.blocked, runs));
 
+    return grid;
+}
+
+SceneGrid rasterizeScene(const Scene& s) {
+    SceneGrid grid = rasterizeEnvironment(s);
     // Goals reachable, counts fit: fail before anything runs.
     scene_detail::checkGrid(s, grid);
     return grid;

@@ -49,6 +49,14 @@ void checkGrid(const Scene& scene, SceneGrid& grid);
 /// reason, or "larger than N bytes" (scene_load.cpp).
 std::string readFileLimited(const std::string& path, long long maxBytes);
 
+/// A barrier {"name", "area", "closed"} (parse_events.cpp).
+BarrierSpec parseBarrier(const Node& n);
+/// An event {"time", "action", "target", "value"} whose target is one of
+/// @p s's barriers or named discomfort regions (parse them first).
+EventSpec parseEvent(const Node& n, const Scene& s);
+/// Orders events by time, ties in file order.
+void sortEvents(std::vector<EventSpec>& events);
+
 /// "/groups/3" style paths.
 inline std::string itemPath(const char* list, std::size_t k) { return std::string("/") + list + "/" + std::to_string(k); }
 

@@ -211,7 +211,8 @@ Scene parseDocument(const json& doc, const std::string& label) {
                                                                     std::to_string(kSceneFormatVersion) +
                                                                         " (the version this build reads)"));
     root.object({"$schema", "format", "version", "name", "description", "domain", "walkable", "obstacles",
-                 "floor_plans", "goals", "groups", "sources", "discomfort", "terrain", "measurement", "model"});
+                 "floor_plans", "goals", "groups", "sources", "discomfort", "terrain", "measurement", "model",
+                 "barriers", "events"});
     optional(root, "$schema", [&](const Node& v) { v.string(true, 4096); });
     optional(root, "name", [&](const Node& v) { s.name = v.string(true); });
     optional(root, "description", [&](const Node& v) { s.description = v.string(true, 65536); });
@@ -238,9 +239,10 @@ Scene parseDocument(const json& doc, const std::string& label) {
                 [&](const Node& v, std::size_t) { s.sources.push_back(parseSource(v)); });
 
     // Fields and measurements.
-    forEachItem(root, "discomfort", "regions {\"area\", \"value\"}", [&](const Node& v, std::size_t) {
-        v.object({"area", "value"});
+    forEachItem(root, "discomfort", "regions {\"area\", \"value\", \"name\"}", [&](const Node& v, std::size_t) {
+        v.object({"area", "value", "name"});
         DiscomfortSpec d;
+        optional(v, "name", [&](const Node& x) { d.name = x.string(); });
         d.area = parsePolygon(v.get("area", kPolygonAllowed));
         optional(v, "value", [&](const Node& x) { d.value = x.numberF(closed(0, 1e6)); });
         s.discomfort.push_back(std::move(d));
@@ -253,6 +255,13 @@ Scene parseDocument(const json& doc, const std::string& label) {
         s.terrain.push_back(std::move(t));
     });
     optional(root, "measurement", [&](const Node& v) { parseMeasurement(v, s); });
+
+    // The environment's timeline: barriers, then the events that name them.
+    forEachItem(root, "barriers", "barriers {\"name\", \"area\", \"closed\"}",
+                [&](const Node& v, std::size_t) { s.barriers.push_back(parseBarrier(v)); });
+    forEachItem(root, "events", "events {\"time\", \"action\", \"target\", ...}",
+                [&](const Node& v, std::size_t) { s.events.push_back(parseEvent(v, s)); });
+    sortEvents(s.events);
     optional(root, "model", [&](const Node& v) { s.params = parseModel(v); });
     return s;
 }

@@ -59,6 +59,7 @@ void validateScene(const Scene& s) {
     uniqueNames(s, s.groups, "groups", "group");
     uniqueNames(s, s.lines, "measurement/lines", "line");
     uniqueNames(s, s.areas, "measurement/areas", "area");
+    uniqueNames(s, s.barriers, "barriers", "barrier");
 
     std::map<std::string, std::size_t> goalIndex, groupIndex;
     for (std::size_t k = 0; k < s.goals.size(); ++k) goalIndex[s.goals[k].name] = k;

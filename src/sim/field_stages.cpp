@@ -13,8 +13,10 @@ namespace ccrowd::sim {
 namespace {
 
 /// (a) active box: per-cell work stays inside the crowd's AABB + margin (seed 003 §2.2).
+/// After an event changed the environment: the whole grid, once.
 void runActiveBox(SimState& s) {
     s.box = activeBox(s.ex, s.agents.views(), s.gi, s.scene.params.box_margin);
+    if (s.environmentChanged) s.box = CellRange{0, 0, s.gi.nx, s.gi.ny};
 }
 
 /// (b) splat: density and mean velocity; the agents end sorted by cell.
@@ -56,7 +58,9 @@ void runPotential(SimState& s) {
     opt.validate = false;  // costs come from unitCost: finite and positive by construction
     opt.download = false;  // CUDA: the potentials stay on the device; readers download
     // warm start from the last step: the cost stage wrote only the active box
-    opt.warm_start = s.scene.params.potential_warm_start;
+    // (not after an event: walls or costs changed anywhere)
+    opt.warm_start = s.scene.params.potential_warm_start && !s.environmentChanged;
+    s.environmentChanged = false;
     opt.changed_i0 = s.box.i0; opt.changed_j0 = s.box.j0; opt.changed_i1 = s.box.i1; opt.changed_j1 = s.box.j1;
     const std::vector<EikonalStats> stats = s.solver.solveMany(probs, outs, opt);
     // the step report: solves, convergence, work

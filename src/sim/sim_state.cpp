@@ -24,14 +24,11 @@ void setupFieldTable(const Scene& scene, const SceneGrid& grid, const Field<Face
         for (std::size_t r = 0; r < scene.groups[g].route.size(); ++r, ++k) {
             const int goalIdx = goalIndex(scene, static_cast<int>(g), static_cast<int>(r));
             fields.routeGoal[g].push_back(goalIdx);
-            // the goal's cells are the eikonal sources, at its potential (Treuille 2006 eq. 5)
             EikonalProblem prob;
             prob.h = grid.h;
             prob.blocked = &grid.blocked;
             prob.cost = &cost;
-            const float value = scene.goals[static_cast<std::size_t>(goalIdx)].potential;
-            for (int c : grid.goal_cells[static_cast<std::size_t>(goalIdx)])
-                prob.sources.push_back({c % grid.nx, c / grid.nx, value});
+            setGoalSources(scene, grid, goalIdx, prob);
             problems.push_back(std::move(prob));
             fields.fieldOf[g].push_back(k);
             fields.group.push_back(static_cast<int>(g));
@@ -41,6 +38,13 @@ void setupFieldTable(const Scene& scene, const SceneGrid& grid, const Field<Face
 }
 
 }  // namespace
+
+void setGoalSources(const Scene& scene, const SceneGrid& grid, int goal, EikonalProblem& prob) {
+    // the goal's cells are the eikonal sources, at its potential (Treuille 2006 eq. 5)
+    const float value = scene.goals[static_cast<std::size_t>(goal)].potential;
+    prob.sources.clear();
+    for (int c : grid.goal_cells[static_cast<std::size_t>(goal)]) prob.sources.push_back({c % grid.nx, c / grid.nx, value});
+}
 
 SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(e) {
     grid = rasterizeScene(scene);

@@ -41,6 +41,11 @@ struct SimState {
     std::vector<GroupStats> groups;
     std::vector<ExitRecord> exits;
     SourceSpawner spawner;
+    std::size_t nextEvent = 0;      ///< First of scene.events not applied yet (events stage).
+    /// The events stage changed walls or discomfort this step: the fields
+    /// are computed on the whole grid (active_box) and the potentials from
+    /// scratch (potential, which clears it).
+    bool environmentChanged = false;
 
     // grid fields (DESIGN.md §2 names)
     Field<float> density, pressure, perceivedDensity;
@@ -59,5 +64,8 @@ struct SimState {
     /// free speed, read a perception radius ahead).
     SpeedParams speedParams() const;
 };
+
+/// Sets @p prob's sources to @p goal's open cells at the goal's potential.
+void setGoalSources(const Scene& scene, const SceneGrid& grid, int goal, EikonalProblem& prob);
 
 }  // namespace ccrowd::sim

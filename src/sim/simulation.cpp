@@ -15,6 +15,7 @@
 #include "kernels/separate.hpp"
 #include "kernels/speed.hpp"
 #include "kernels/splat.hpp"
+#include "sim/events_stage.hpp"
 #include "sim/exit_spawn_stage.hpp"
 #include "sim/field_stages.hpp"
 #include "sim/operational_model.hpp"
@@ -79,8 +80,10 @@ std::vector<float> Simulation::Impl::flatten(Field<T>& f) {
 Simulation::Impl::Impl(Scene s, const Exec& e)
     : state(std::make_unique<sim::SimState>(std::move(s), e)),
       model(sim::makeOperationalModel(state->scene.params.local)) {
-    // the step: the continuum's stages, the operational model's, exit_spawn
-    std::vector<sim::Stage> stages = sim::continuumStages();
+    // the step: the scene's events (when it has a timeline), the continuum's stages, the operational model's, exit_spawn
+    std::vector<sim::Stage> stages;
+    if (!state->scene.events.empty()) stages.push_back(sim::eventsStage());
+    for (sim::Stage& st : sim::continuumStages()) stages.push_back(std::move(st));
     for (sim::Stage& st : model->stages(*state)) stages.push_back(std::move(st));
     stages.push_back(sim::exitSpawnStage());
     pipeline = sim::Pipeline(e, std::move(stages), sim::initialStateItems());

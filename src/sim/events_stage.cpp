@@ -1,0 +1,92 @@
+/// @file events_stage.cpp
+#include "sim/events_stage.hpp"
+
+#include <deque>
+
+#include "kernels/stages.hpp"
+#include "sim/sim_state.hpp"
+
+namespace ccrowd::sim {
+
+namespace {
+
+/// Per cell, the nearest open cell by 4-neighbour steps (itself when open;
+/// -1 when the grid has none): a breadth-first search from every open cell,
+/// neighbours in a fixed order, so the result does not depend on threads.
+Field<int> nearestOpenCells(const SceneGrid& grid) {
+    const int nx = grid.nx, ny = grid.ny;
+    Field<int> nearest(nx, ny, -1);
+    std::deque<int> queue;
+    const std::uint8_t* blocked = grid.blocked.host();
+    for (int c = 0; c < nx * ny; ++c)
+        if (!blocked[c]) { nearest.host()[c] = c; queue.push_back(c); }
+    while (!queue.empty()) {
+        const int c = queue.front();
+        queue.pop_front();
+        const int i = c % nx, j = c / nx;
+        const int nb[4][2] = {{i + 1, j}, {i - 1, j}, {i, j + 1}, {i, j - 1}};
+        for (const auto& n : nb) {
+            if (n[0] < 0 || n[1] < 0 || n[0] >= nx || n[1] >= ny) continue;
+            const int d = n[0] + n[1] * nx;
+            if (nearest.host()[d] >= 0) continue;
+            nearest.host()[d] = nearest.host()[c];
+            queue.push_back(d);
+        }
+    }
+    return nearest;
+}
+
+/// The walls changed: the environment's layers again, on the backend's side.
+void applyWalls(SimState& s) {
+    SceneGrid grid = rasterizeEnvironment(s.scene);
+    grid.group_count = std::move(s.grid.group_count);  // the initial placement's, kept
+    s.grid = std::move(grid);
+    const Exec& ex = s.ex;
+    s.grid.blocked.toDevice(ex); s.grid.terrain.toDevice(ex); s.grid.discomfort.toDevice(ex);
+    s.grid.open_fraction.toDevice(ex); s.grid.aperture_x.toDevice(ex); s.grid.aperture_y.toDevice(ex);
+    s.grid.closed_faces.toDevice(ex);
+    buildWallIndex(ex, s.grid.walls, s.gi, largestBodyRadius(s.scene) + s.grid.h, s.walls);
+    // each field's sources: its goal's open cells now
+    for (std::size_t k = 0; k < s.problems.size(); ++k) {
+        const int goal = s.fields.routeGoal[static_cast<std::size_t>(s.fields.group[k])][static_cast<std::size_t>(s.fields.step[k])];
+        setGoalSources(s.scene, s.grid, goal, s.problems[k]);
+    }
+    // nobody stays inside a closed barrier
+    Field<int> nearest = nearestOpenCells(s.grid);
+    nearest.toDevice(ex);
+    pushOutOfBlocked(ex, s.agents.views(), s.gi, s.grid.blocked.view(ex), nearest.view(ex));
+    s.agents.changed();
+}
+
+void runEvents(SimState& s) {
+    // every event whose time has come, in order
+    bool walls = false, discomfort = false;
+    const std::vector<EventSpec>& events = s.scene.events;
+    while (s.nextEvent < events.size() && events[s.nextEvent].time <= s.time + 1e-9) {
+        const EventSpec& e = events[s.nextEvent++];
+        if (e.action == EventAction::SetDiscomfort) {
+            for (DiscomfortSpec& d : s.scene.discomfort)
+                if (d.name == e.target) d.value = e.value;
+            discomfort = true;
+        } else {
+            const bool close = e.action == EventAction::Close;
+            for (BarrierSpec& b : s.scene.barriers)
+                if (b.name == e.target && b.closed != close) { b.closed = close; walls = true; }
+        }
+    }
+    // the layers they change, and fields from scratch on the whole grid this step
+    if (walls) applyWalls(s);
+    else if (discomfort) {
+        rasterizeDiscomfort(s.scene, s.grid.discomfort);
+        s.grid.discomfort.toDevice(s.ex);
+    }
+    if (walls || discomfort) s.environmentChanged = true;
+}
+
+}  // namespace
+
+Stage eventsStage() {
+    return {"events", StagePhase::Fields, {"agents.position"}, {"walls", "discomfort", "goals", "agents.position"}, runEvents};
+}
+
+}  // namespace ccrowd::sim

@@ -1,0 +1,23 @@
+#pragma once
+/// @file events_stage.hpp
+/// The events stage (seed 002's changing environment; issue: emergencies):
+/// the scene's timeline (Scene::events) applied at the start of each step.
+/// An event whose time has come opens or closes a barrier or sets a named
+/// discomfort region's value. A change of walls rasterises the environment
+/// again (rasterizeEnvironment: blocked cells, open fractions, apertures,
+/// closed faces, wall edges, goal cells), puts it on the backend's side,
+/// rebuilds the wall index and the goals' eikonal sources, and pushes the
+/// agents a closing barrier covers to the nearest open cell
+/// (kernels/events.hpp); a change of discomfort redoes that layer only.
+/// Either way that step's fields are computed on the whole grid from
+/// scratch (no active box, no warm start), since costs changed outside the
+/// crowd. The stage exists only in scenes that have events.
+
+#include "sim/pipeline.hpp"
+
+namespace ccrowd::sim {
+
+/// The events stage (StagePhase::Fields, first of the step).
+Stage eventsStage();
+
+}  // namespace ccrowd::sim

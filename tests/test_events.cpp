@@ -1,0 +1,169 @@
+/// @file test_events.cpp
+/// The environment's timeline (issue 13, Deliver 1: events): closing a door
+/// reroutes everyone through the other door, agents inside a closing
+/// barrier are pushed out and none is lost, a discomfort region switched on
+/// turns a crowd away, results do not depend on the thread count, and bad
+/// events get clear errors.
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "ccrowd/error.hpp"
+#include "ccrowd/scene.hpp"
+#include "ccrowd/simulation.hpp"
+
+namespace ccrowd::test {
+namespace {
+
+/// A 10 m x 10 m room (x 5 .. 15) in a 20 m x 10 m domain with a 1 m door
+/// in its west and east walls (y 4.5 .. 5.5) and an exit beyond each; the
+/// barrier "east_door" fills the east doorway, "west_door" the west one and
+/// "block" a 3 m square in the room's middle (all open); 120 persons in the room. @p timeline: the "events" list
+/// (JSON) and anything else to add at the top level.
+std::string twoDoorRoom(const std::string& timeline, int count = 120) {
+    return R"({"format": "ccrowd-scene", "version": 1, "name": "two_doors",
+      "domain": {"width": 20, "height": 10, "cell": 0.25},
+      "obstacles": [{"rect": {"min": [4.5, 0], "max": [5, 4.5]}}, {"rect": {"min": [4.5, 5.5], "max": [5, 10]}},
+                    {"rect": {"min": [15, 0], "max": [15.5, 4.5]}}, {"rect": {"min": [15, 5.5], "max": [15.5, 10]}}],
+      "barriers": [{"name": "east_door", "area": {"rect": {"min": [15, 4.5], "max": [15.5, 5.5]}}},
+                   {"name": "west_door", "area": {"rect": {"min": [4.5, 4.5], "max": [5, 5.5]}}},
+                   {"name": "block", "area": {"rect": {"min": [8.5, 3.5], "max": [11.5, 6.5]}}}],
+      "discomfort": [{"name": "smoke", "area": {"rect": {"min": [5, 2], "max": [8, 8]}}, "value": 0}],
+      "goals": [{"name": "out", "areas": [{"rect": {"min": [0, 0], "max": [1, 10]}}, {"rect": {"min": [19, 0], "max": [20, 10]}}]}],
+      "groups": [{"name": "people", "spawn": [{"rect": {"min": [6, 1], "max": [14, 9]}}], "count": )" +
+           std::to_string(count) + R"(, "route": ["out"]}],
+      "model": {"seed": 5, "duration": 150})" +
+           (timeline.empty() ? "" : ", " + timeline) + "}";
+}
+
+/// Runs to the end; counts the exits west (x < 10) and east.
+struct Outcome {
+    int west = 0, east = 0;
+    long long spawned = 0, exited = 0, remaining = 0;
+    std::vector<ExitRecord> exits;
+};
+Outcome run(const std::string& json, int threads = 0) {
+    Simulation sim(parseScene(json, "events-test"), Exec{Backend::Cpu, threads});
+    while (!sim.finished()) sim.step();
+    Outcome o;
+    for (const ExitRecord& e : sim.exits()) (e.x < 10.f ? o.west : o.east)++;
+    o.spawned = sim.spawnedTotal();
+    o.exited = sim.exitedTotal();
+    o.remaining = sim.agentCount();
+    o.exits = sim.exits();
+    return o;
+}
+
+TEST(Events, ClosingADoorReroutesEveryoneThroughTheOtherDoor) {
+    // both doors open: the crowd splits
+    const Outcome open = run(twoDoorRoom(""));
+    ASSERT_EQ(open.exited, 120);
+    EXPECT_GT(open.west, 30);
+    EXPECT_GT(open.east, 30);
+    // the east door closes after 2 s: nobody still in the room then leaves east, and everyone leaves
+    Simulation sim(parseScene(twoDoorRoom(R"("events": [{"time": 2, "action": "close", "target": "east_door"}])"), "events-test"),
+                   Exec{Backend::Cpu, 0});
+    while (sim.time() < 2.0 - 1e-6) sim.step();
+    std::set<int> inRoom;
+    const AgentSnapshot a = sim.agents();
+    for (int k = 0; k < a.size(); ++k)
+        if (a.x[k] < 15.f) inRoom.insert(a.id[k]);
+    EXPECT_GT(inRoom.size(), 100u);
+    while (!sim.finished()) sim.step();
+    EXPECT_EQ(sim.exitedTotal(), 120);
+    EXPECT_EQ(sim.agentCount(), 0);
+    int east = 0, inRoomEast = 0;
+    for (const ExitRecord& e : sim.exits()) {
+        east += e.x > 10.f;
+        inRoomEast += e.x > 10.f && inRoom.count(e.id);
+    }
+    EXPECT_EQ(inRoomEast, 0);
+    EXPECT_LT(east, 10) << "only those already through the east door when it closed leave east";
+}
+
+TEST(Events, AgentsInAClosingBarrierArePushedOutAndNoneIsLost) {
+    // a 3 m x 3 m barrier (a vehicle, a shutter) drops onto the crowd at 0.5 s and lifts at 20 s
+    const std::string json = twoDoorRoom(R"("events": [{"time": 0.5, "action": "close", "target": "block"},
+                                                       {"time": 20, "action": "open", "target": "block"}])");
+    Simulation sim(parseScene(json, "events-test"), Exec{Backend::Cpu, 0});
+    ASSERT_EQ(sim.stageNames().front(), "events");
+    auto inBlock = [](float x, float y) { return x > 8.5f && x < 11.5f && y > 3.5f && y < 6.5f; };
+    while (sim.time() < 0.5 - 1e-6) sim.step();
+    int inside = 0;
+    {
+        const AgentSnapshot a = sim.agents();
+        for (int k = 0; k < a.size(); ++k) inside += inBlock(a.x[k], a.y[k]);
+    }
+    EXPECT_GT(inside, 8) << "the test needs agents under the barrier when it closes";
+    // the events stage runs first: it closes the barrier and moves them out; nobody enters it while closed
+    while (sim.time() < 19.9) {
+        sim.step();
+        const AgentSnapshot a = sim.agents();
+        ASSERT_EQ(a.size() + sim.exitedTotal(), 120) << "t = " << sim.time();
+        for (int k = 0; k < a.size(); ++k)
+            ASSERT_FALSE(inBlock(a.x[k], a.y[k])) << "agent " << a.id[k] << " at (" << a.x[k] << ", " << a.y[k]
+                                                  << ") inside the closed barrier at t = " << sim.time();
+    }
+    // after it lifts, everyone leaves
+    while (!sim.finished()) sim.step();
+    EXPECT_EQ(sim.exitedTotal(), 120);
+}
+
+TEST(Events, DiscomfortSwitchedOnTurnsTheCrowdAway) {
+    // smoke in front of the west door from t = 0 (a huge discomfort): most go east
+    const Outcome base = run(twoDoorRoom(""));
+    const Outcome smoke = run(twoDoorRoom(R"("events": [{"time": 0, "action": "set_discomfort", "target": "smoke", "value": 50}])"));
+    EXPECT_EQ(smoke.exited, 120);
+    EXPECT_LT(smoke.west, base.west / 2) << "west exits: " << smoke.west << " with smoke, " << base.west << " without";
+}
+
+TEST(Events, SameResultsOnOneAndTwoThreads) {
+    const std::string json = twoDoorRoom(R"("events": [{"time": 3, "action": "close", "target": "east_door"},
+        {"time": 1, "action": "set_discomfort", "target": "smoke", "value": 5}, {"time": 9, "action": "open", "target": "east_door"}])",
+                                         80);
+    const Outcome a = run(json, 1), b = run(json, 2);
+    ASSERT_EQ(a.exits.size(), b.exits.size());
+    for (std::size_t k = 0; k < a.exits.size(); ++k) {
+        EXPECT_EQ(a.exits[k].id, b.exits[k].id);
+        EXPECT_EQ(a.exits[k].time, b.exits[k].time);
+        EXPECT_EQ(a.exits[k].x, b.exits[k].x);
+    }
+}
+
+TEST(Events, BadEventsNameTheFieldAndTheAllowedValues) {
+    auto message = [](const std::string& timeline) {
+        try {
+            (void)parseScene(twoDoorRoom(timeline), "events-test");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    EXPECT_NE(message(R"("events": [{"time": 1, "action": "explode", "target": "east_door"}])").find("/events/0/action"),
+              std::string::npos);
+    const std::string unknown = message(R"("events": [{"time": 1, "action": "close", "target": "north_door"}])");
+    EXPECT_NE(unknown.find("/events/0/target"), std::string::npos) << unknown;
+    EXPECT_NE(unknown.find("east_door, west_door, block"), std::string::npos) << unknown;
+    EXPECT_NE(message(R"("events": [{"time": -1, "action": "close", "target": "east_door"}])").find("/events/0/time"),
+              std::string::npos);
+    EXPECT_NE(message(R"("events": [{"time": 1, "action": "close", "target": "east_door", "value": 3}])").find("/events/0/value"),
+              std::string::npos);
+    EXPECT_NE(message(R"("events": [{"time": 1, "action": "set_discomfort", "target": "fog", "value": 3}])").find("smoke"),
+              std::string::npos);
+    EXPECT_NE(message(R"("events": [{"time": 1, "action": "set_discomfort", "target": "smoke"}])").find("/events/0/value"),
+              std::string::npos);
+    EXPECT_NE(message(R"("barriers": [{"name": "a", "area": {"rect": {"min": [1, 1], "max": [2, 2]}}}])").find("/barriers"),
+              std::string::npos);  // "barriers" twice in one object
+    // events come out sorted by time
+    const Scene s = parseScene(twoDoorRoom(R"("events": [{"time": 5, "action": "open", "target": "east_door"},
+        {"time": 1, "action": "close", "target": "east_door"}])"), "events-test");
+    ASSERT_EQ(s.events.size(), 2u);
+    EXPECT_EQ(s.events[0].time, 1.0);
+    EXPECT_EQ(s.events[0].action, EventAction::Close);
+}
+
+}  // namespace
+}  // namespace ccrowd::test
