@@ -2,6 +2,7 @@
 #include "sim/events_stage.hpp"
 
 #include <deque>
+#include <future>
 
 #include "kernels/stages.hpp"
 #include "sim/sim_state.hpp"
@@ -36,9 +37,58 @@ Field<int> nearestOpenCells(const SceneGrid& grid) {
     return nearest;
 }
 
-/// The walls changed: the environment's layers again, on the backend's side.
+/// The barriers' closed states.
+std::vector<bool> barrierStates(const Scene& scene) {
+    std::vector<bool> closed;
+    for (const BarrierSpec& b : scene.barriers) closed.push_back(b.closed);
+    return closed;
+}
+
+/// Applies @p e to the scene; true when it changed a barrier.
+bool apply(const EventSpec& e, Scene& scene) {
+    if (e.action == EventAction::SetDiscomfort) {
+        for (DiscomfortSpec& d : scene.discomfort)
+            if (d.name == e.target) d.value = e.value;
+        return false;
+    }
+    bool changed = false;
+    for (BarrierSpec& b : scene.barriers)
+        if (b.name == e.target && b.closed != (e.action == EventAction::Close)) { b.closed = !b.closed; changed = true; }
+    return changed;
+}
+
+/// Starts rasterising, on another thread, the environment after the next
+/// time at which events change the walls (when none is pending): the
+/// timeline is known, so the event's step only swaps the grid in.
+void rasterizeAhead(SimState& s) {
+    if (s.pendingEnvironment.grid.valid()) return;
+    const std::vector<EventSpec>& events = s.scene.events;
+    Scene next = s.scene;
+    const std::vector<bool> now = barrierStates(s.scene);
+    for (std::size_t k = s.nextEvent; k < events.size(); ++k) {
+        // every event up to the end of the time at which the walls first differ
+        apply(events[k], next);
+        const bool lastAtItsTime = k + 1 == events.size() || events[k + 1].time > events[k].time;
+        if (lastAtItsTime && barrierStates(next) != now) {
+            s.pendingEnvironment.closed = barrierStates(next);
+            s.pendingEnvironment.grid = std::async(std::launch::async, [scene = std::move(next)] { return rasterizeEnvironment(scene); });
+            return;
+        }
+    }
+}
+
+/// The walls changed: the environment's layers again (rasterised ahead when
+/// the timeline foresaw this state), on the backend's side.
 void applyWalls(SimState& s) {
-    SceneGrid grid = rasterizeEnvironment(s.scene);
+    SceneGrid grid;
+    SimState::PendingEnvironment& pending = s.pendingEnvironment;
+    if (pending.grid.valid() && pending.closed == barrierStates(s.scene)) grid = pending.grid.get();
+    else {
+        if (pending.grid.valid()) pending.grid.get();  // a state the timeline did not lead to: drop it
+        grid = rasterizeEnvironment(s.scene);
+    }
+    // the discomfort of now (events at this time may have set it after the walls were foreseen)
+    rasterizeDiscomfort(s.scene, grid.discomfort);
     grid.group_count = std::move(s.grid.group_count);  // the initial placement's, kept
     s.grid = std::move(grid);
     const Exec& ex = s.ex;
@@ -64,15 +114,8 @@ void runEvents(SimState& s) {
     const std::vector<EventSpec>& events = s.scene.events;
     while (s.nextEvent < events.size() && events[s.nextEvent].time <= s.time + 1e-9) {
         const EventSpec& e = events[s.nextEvent++];
-        if (e.action == EventAction::SetDiscomfort) {
-            for (DiscomfortSpec& d : s.scene.discomfort)
-                if (d.name == e.target) d.value = e.value;
-            discomfort = true;
-        } else {
-            const bool close = e.action == EventAction::Close;
-            for (BarrierSpec& b : s.scene.barriers)
-                if (b.name == e.target && b.closed != close) { b.closed = close; walls = true; }
-        }
+        walls = apply(e, s.scene) || walls;
+        discomfort = discomfort || e.action == EventAction::SetDiscomfort;
     }
     // the layers they change, and fields from scratch on the whole grid this step
     if (walls) applyWalls(s);
@@ -81,6 +124,8 @@ void runEvents(SimState& s) {
         s.grid.discomfort.toDevice(s.ex);
     }
     if (walls || discomfort) s.environmentChanged = true;
+    // the next change of walls, ahead
+    rasterizeAhead(s);
 }
 
 }  // namespace

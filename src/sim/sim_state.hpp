@@ -6,6 +6,7 @@
 /// clock and report, exits and sources. Fields live on the backend's side;
 /// hosts read them through the Simulation's accessors.
 
+#include <future>
 #include <vector>
 
 #include "ccrowd/eikonal.hpp"
@@ -42,6 +43,13 @@ struct SimState {
     std::vector<ExitRecord> exits;
     SourceSpawner spawner;
     std::size_t nextEvent = 0;      ///< First of scene.events not applied yet (events stage).
+    /// The environment after the next event that changes walls, rasterised
+    /// ahead on another thread (events stage): the barriers' states it is
+    /// for, and the grid.
+    struct PendingEnvironment {
+        std::vector<bool> closed;
+        std::future<SceneGrid> grid;
+    } pendingEnvironment;
     /// The events stage changed walls or discomfort this step: the fields
     /// are computed on the whole grid (active_box) and the potentials from
     /// scratch (potential, which clears it).
