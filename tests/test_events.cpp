@@ -133,6 +133,32 @@ TEST(Events, SameResultsOnOneAndTwoThreads) {
     }
 }
 
+TEST(Events, AnEventAddedWhileRunningActsAsTheSameEventInTheFile) {
+    // the scene file's event, and the same event added at t = 1 s while running: the same exits
+    const Outcome file = run(twoDoorRoom(R"("events": [{"time": 2, "action": "close", "target": "east_door"}])"), 0);
+    Simulation sim(parseScene(twoDoorRoom(""), "events-test"), Exec{Backend::Cpu, 0});
+    ASSERT_EQ(sim.stageNames().front(), "events");  // barriers: the timeline's stage is there
+    while (sim.time() < 1.0 - 1e-6) sim.step();
+    sim.addEvent(parseEvent(R"({"time": 2, "action": "close", "target": "east_door"})", sim.scene(), "added"));
+    while (!sim.finished()) sim.step();
+    ASSERT_EQ(sim.exits().size(), file.exits.size());
+    for (std::size_t k = 0; k < file.exits.size(); ++k) {
+        EXPECT_EQ(sim.exits()[k].id, file.exits[k].id);
+        EXPECT_EQ(sim.exits()[k].time, file.exits[k].time);
+    }
+    // not in the past, not without a timeline, not to an unknown target
+    EXPECT_THROW(sim.addEvent(parseEvent(R"({"time": 0.5, "action": "open", "target": "east_door"})", sim.scene(), "added")),
+                 InputError);
+    EXPECT_THROW((void)parseEvent(R"({"time": 900, "action": "open", "target": "garage"})", sim.scene(), "added"), InputError);
+    Simulation plain(parseScene(R"({"format": "ccrowd-scene", "version": 1, "domain": {"width": 4, "height": 4},
+        "goals": [{"name": "g", "areas": [{"rect": {"min": [3, 0], "max": [4, 4]}}]}],
+        "groups": [{"name": "p", "spawn": [{"rect": {"min": [0, 0], "max": [1, 4]}}], "count": 2, "route": ["g"]}]})",
+                                "plain"),
+                     Exec{Backend::Cpu, 0});
+    EXPECT_NE(plain.stageNames().front(), "events");
+    EXPECT_THROW(plain.addEvent(EventSpec{1.0, EventAction::Open, "door", 0.f}), InputError);
+}
+
 TEST(Events, BadEventsNameTheFieldAndTheAllowedValues) {
     auto message = [](const std::string& timeline) {
         try {

@@ -351,6 +351,12 @@ Scene parseScene(const std::string& text, const std::string& label);
 /// as the Python API does. loadScene is this after reading the file.
 Scene parseSceneAt(const std::string& text, const std::string& path);
 
+/// One event from JSON text ({"time", "action", "target", "value"}, as an
+/// item of the scene file's "events"), its target one of @p scene's
+/// barriers or named discomfort regions; InputError naming @p label, the
+/// key and the allowed values otherwise.
+EventSpec parseEvent(const std::string& text, const Scene& scene, const std::string& label);
+
 /// Rasterises @p scene: a cell is blocked when its centre is outside the
 /// domain or the walkable area, inside an obstacle or on a dark floor-plan
 /// pixel (centres on a polygon edge follow the crossing-number rule: lower

@@ -99,6 +99,12 @@ public:
 
     /// Advances by one time step dt.
     void step();
+    /// Adds @p e to the timeline (Scene::events) of a scene that has
+    /// barriers or named discomfort regions (its step then has the events
+    /// stage); it applies at the first step starting at or after e.time.
+    /// Throws InputError when the scene has neither, when e.time is before
+    /// time(), or when the target does not exist (parseEvent checks JSON).
+    void addEvent(const EventSpec& e);
     /// True when the duration or step limit is reached, or nobody is left
     /// and no source will spawn again.
     bool finished() const;

@@ -227,6 +227,23 @@ class Simulation:
             return self.finish()
         return self.summary()
 
+    def add_event(self, time: float, action: str, target: str, value: Optional[float] = None) -> None:
+        """Adds an event to the scene's timeline while it runs (as an item of
+        the scene file's ``events``): ``action`` ``"open"`` or ``"close"`` a
+        barrier, or ``"set_discomfort"`` of a named discomfort region to
+        ``value``; it applies at the first step starting at or after ``time``
+        [s] (not before :attr:`time`). The scene needs barriers or named
+        discomfort regions; errors are InputError with the scene file's
+        messages."""
+        event = {"time": time, "action": action, "target": target}
+        if value is not None:
+            event["value"] = value
+        try:
+            text = json.dumps(event, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise InputError(f"event: {event!r} is not allowed ({e}) (allowed: finite numbers and strings)") from None
+        self._sim.add_event(text)
+
     def finish(self, interrupted: Optional[bool] = None) -> dict:
         """Closes the outputs and writes summary.json and exits.csv (with
         ``out``); returns the summary. Later calls return the same."""

@@ -131,6 +131,12 @@ public:
         if (sim().finished()) run_->finish(false);
     }
 
+    /// An event ({"time", "action", "target", "value"} as JSON) added to the timeline.
+    void addEvent(const std::string& text) {
+        Simulation& s = run_->sim();
+        s.addEvent(parseEvent(text, s.scene(), "event"));
+    }
+
     std::string finish(bool interrupted) {
         const std::string s = run_->finish(interrupted).dump();
         throwWriteError();
@@ -173,6 +179,7 @@ NB_MODULE(_ccrowd, m) {
         .def("step", &PySimulation::step, "n"_a)
         .def("run", &PySimulation::run, "until"_a, "progress"_a.none())
         .def("finish", &PySimulation::finish, "interrupted"_a)
+        .def("add_event", &PySimulation::addEvent, "text"_a)
         .def("summary", [](const PySimulation& s, bool interrupted) { return s.runner().summary(interrupted).dump(); },
              "interrupted"_a)
         .def_prop_ro("note", &PySimulation::note)

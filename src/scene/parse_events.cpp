@@ -68,3 +68,12 @@ void sortEvents(std::vector<EventSpec>& events) {
 }
 
 }  // namespace ccrowd::scene_detail
+
+namespace ccrowd {
+
+EventSpec parseEvent(const std::string& text, const Scene& scene, const std::string& label) {
+    const scene_detail::json doc = scene_detail::parseJsonText(text, label);
+    return scene_detail::parseEvent(scene_detail::Node(doc, "", label), scene);
+}
+
+}  // namespace ccrowd

@@ -1,9 +1,11 @@
 /// @file events_stage.cpp
 #include "sim/events_stage.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <future>
 
+#include "ccrowd/error.hpp"
 #include "kernels/stages.hpp"
 #include "sim/sim_state.hpp"
 
@@ -129,6 +131,27 @@ void runEvents(SimState& s) {
 }
 
 }  // namespace
+
+bool hasTimeline(const Scene& scene) {
+    if (!scene.events.empty() || !scene.barriers.empty()) return true;
+    for (const DiscomfortSpec& d : scene.discomfort)
+        if (!d.name.empty()) return true;
+    return false;
+}
+
+void addEvent(SimState& s, const EventSpec& e) {
+    if (!hasTimeline(s.scene))
+        throw InputError(fieldMessage("event", "'" + e.target + "'", "the scene has no barriers or named discomfort regions",
+                                      "a scene with \"barriers\" or named \"discomfort\" regions"));
+    if (!(e.time >= s.time - 1e-9))
+        throw InputError(fieldMessage("event time", std::to_string(e.time), "before the simulation's time",
+                                      ">= " + std::to_string(s.time) + " s"));
+    // after everything applied and everything of its time: the file's order rule
+    std::vector<EventSpec>& events = s.scene.events;
+    auto at = std::upper_bound(events.begin() + static_cast<std::ptrdiff_t>(s.nextEvent), events.end(), e.time,
+                               [](double t, const EventSpec& x) { return t < x.time; });
+    events.insert(at, e);
+}
 
 Stage eventsStage() {
     return {"events", StagePhase::Fields, {"agents.position"}, {"walls", "discomfort", "goals", "agents.position"}, runEvents};

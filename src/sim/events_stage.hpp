@@ -11,13 +11,24 @@
 /// (kernels/events.hpp); a change of discomfort redoes that layer only.
 /// Either way that step's fields are computed on the whole grid from
 /// scratch (no active box, no warm start), since costs changed outside the
-/// crowd. The stage exists only in scenes that have events.
+/// crowd. The stage exists only in scenes with a timeline (hasTimeline).
 
+#include "ccrowd/scene.hpp"
 #include "sim/pipeline.hpp"
 
 namespace ccrowd::sim {
 
+struct SimState;
+
+/// True when @p scene has events, barriers or named discomfort regions:
+/// what events (the file's, or added while it runs) can act on.
+bool hasTimeline(const Scene& scene);
+
 /// The events stage (StagePhase::Fields, first of the step).
 Stage eventsStage();
+
+/// Inserts @p e into the timeline after the events already applied and
+/// those of its time (Simulation::addEvent's checks).
+void addEvent(SimState& s, const EventSpec& e);
 
 }  // namespace ccrowd::sim

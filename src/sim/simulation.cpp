@@ -82,7 +82,7 @@ Simulation::Impl::Impl(Scene s, const Exec& e)
       model(sim::makeOperationalModel(state->scene.params.local)) {
     // the step: the scene's events (when it has a timeline), the continuum's stages, the operational model's, exit_spawn
     std::vector<sim::Stage> stages;
-    if (!state->scene.events.empty()) stages.push_back(sim::eventsStage());
+    if (sim::hasTimeline(state->scene)) stages.push_back(sim::eventsStage());
     for (sim::Stage& st : sim::continuumStages()) stages.push_back(std::move(st));
     for (sim::Stage& st : model->stages(*state)) stages.push_back(std::move(st));
     stages.push_back(sim::exitSpawnStage());
@@ -120,6 +120,8 @@ void Simulation::Impl::step() {
 }
 
 Simulation::Simulation(Scene scene, const Exec& ex) : impl_(std::make_unique<Impl>(std::move(scene), ex)) {}
+
+void Simulation::addEvent(const EventSpec& e) { sim::addEvent(*impl_->state, e); }
 Simulation::~Simulation() = default;
 
 void Simulation::step() { impl_->step(); }

@@ -153,3 +153,27 @@ def test_type_stubs_name_everything_the_extension_has():
     names += [n for n in dir(_ccrowd.Simulation) if not n.startswith("_")]
     missing = [n for n in names if f"def {n}(" not in stub and f"class {n}(" not in stub and f"class {n}:" not in stub]
     assert not missing, f"regenerate python/ccrowd/_ccrowd.pyi: it lacks {missing}"
+
+
+def test_events_added_while_running(room_exit):
+    # room_exit's door as a barrier; closed from Python at 5 s, nobody leaves after it
+    scene = ccrowd.load_scene(room_exit)
+    scene.set("barriers", [{"name": "door", "area": {"rect": {"min": [10, 4.5], "max": [10.5, 5.5]}}}]).check()
+    sim = ccrowd.Simulation(scene, "cpu", 1)
+    assert sim.stage_names[0] == "events"
+    sim.add_event(5.0, "close", "door")
+    sim.run(until=6.0)
+    exited = sim.exited_total
+    assert exited > 3
+    sim.run(until=30.0)
+    # those already past the door at 5 s walk on to the exit (3 m at most), nobody else
+    assert sim.exited_total - exited <= 5 and sim.agent_count > 150
+    with pytest.raises(ccrowd.InputError, match="before the simulation's time"):
+        sim.add_event(1.0, "open", "door")
+    with pytest.raises(ccrowd.InputError, match="door"):
+        sim.add_event(40.0, "open", "front_door")
+    with pytest.raises(ccrowd.InputError, match="value"):
+        sim.add_event(40.0, "open", "door", value=3)
+    plain = ccrowd.Simulation(room_exit, "cpu", 1)
+    with pytest.raises(ccrowd.InputError, match="barrier"):
+        plain.add_event(1.0, "close", "door")
