@@ -65,6 +65,9 @@ bool apply(const EventSpec& e, Scene& scene) {
 void rasterizeAhead(SimState& s) {
     if (s.pendingEnvironment.grid.valid()) return;
     const std::vector<EventSpec>& events = s.scene.events;
+    const bool wallsAhead = std::any_of(events.begin() + static_cast<std::ptrdiff_t>(s.nextEvent), events.end(),
+                                        [](const EventSpec& e) { return e.action != EventAction::SetDiscomfort; });
+    if (!wallsAhead) return;  // (no copy of the scene per step once the doors are done)
     Scene next = s.scene;
     const std::vector<bool> now = barrierStates(s.scene);
     for (std::size_t k = s.nextEvent; k < events.size(); ++k) {
