@@ -46,6 +46,20 @@ def _split(key: str) -> list:
     return key.split(".")
 
 
+def _list_index(node: list, part: str, key: str) -> int:
+    """The index of list item ``part``: a number, or the name of the one item whose "name" it is."""
+    if part.lstrip("-").isdigit():
+        k = int(part)
+        if not -len(node) <= k < len(node):
+            raise InputError(f"scene key {key!r}: index {k} out of range (allowed: 0 .. {len(node) - 1})")
+        return k
+    named = [k for k, e in enumerate(node) if isinstance(e, dict) and e.get("name") == part]
+    if len(named) != 1:
+        names = [e.get("name") for e in node if isinstance(e, dict) and "name" in e]
+        raise InputError(f"scene key {key!r}: no element named '{part}' (allowed: an index 0 .. {len(node) - 1} or one of {names})")
+    return named[0]
+
+
 def _child(node: Any, part: str, key: str, create: bool) -> Any:
     """The member ``part`` of ``node``: a dict key, a list index, or the list element whose "name" is ``part``."""
     if isinstance(node, dict):
@@ -55,16 +69,7 @@ def _child(node: Any, part: str, key: str, create: bool) -> Any:
             node[part] = {}
         return node[part]
     if isinstance(node, list):
-        if part.lstrip("-").isdigit():
-            k = int(part)
-            if not -len(node) <= k < len(node):
-                raise InputError(f"scene key {key!r}: index {k} out of range (allowed: 0 .. {len(node) - 1})")
-            return node[k]
-        named = [e for e in node if isinstance(e, dict) and e.get("name") == part]
-        if len(named) != 1:
-            names = [e.get("name") for e in node if isinstance(e, dict) and "name" in e]
-            raise InputError(f"scene key {key!r}: no element named '{part}' (allowed: an index 0 .. {len(node) - 1} or one of {names})")
-        return named[0]
+        return node[_list_index(node, part, key)]
     raise InputError(f"scene key {key!r}: '{part}' is inside a {type(node).__name__}, not an object or a list")
 
 
@@ -108,8 +113,7 @@ class Scene:
             node = _child(node, part, key, create=True)
         last = parts[-1]
         if isinstance(node, list):
-            target = _child(node, last, key, create=False)
-            node[node.index(target)] = copy.deepcopy(value)
+            node[_list_index(node, last, key)] = copy.deepcopy(value)
         elif isinstance(node, dict):
             node[last] = copy.deepcopy(value)
         else:

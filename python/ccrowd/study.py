@@ -217,18 +217,18 @@ def run(spec: Union[str, os.PathLike, Mapping[str, Any]], scheduler: Any = None,
 
     # finished runs are read back, not run again
     rows: dict = {}
-    todo = []
+    pending = []
     for r in runs:
         done = _finished(os.path.join(out, "runs", r["run"]), r["params"])
         if done is not None:
             rows[r["run"]] = {**done, "skipped": True}
         else:
-            todo.append(r)
+            pending.append(r)
 
-    if todo:
+    if pending:
         own_cluster = None
         if scheduler is None:
-            n = workers or min(len(todo), os.cpu_count() or 1)
+            n = workers or min(len(pending), os.cpu_count() or 1)
             own_cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
             client = Client(own_cluster)
         elif isinstance(scheduler, Client):
@@ -237,7 +237,7 @@ def run(spec: Union[str, os.PathLike, Mapping[str, Any]], scheduler: Any = None,
             client = Client(scheduler)
         try:
             futures = {}
-            for r in todo:
+            for r in pending:
                 f = client.submit(run_one, scene_path, r["params"], spec.get("base") or {}, os.path.join(out, "runs", r["run"]),
                                   spec.get("duration"), spec.get("steps"), spec.get("backend", "auto"), spec.get("threads", 1),
                                   spec.get("outputs") or {}, key=f"ccrowd-{r['run']}-{os.getpid()}-{time.time_ns()}", pure=False)
@@ -245,7 +245,7 @@ def run(spec: Union[str, os.PathLike, Mapping[str, Any]], scheduler: Any = None,
             for k, f in enumerate(as_completed(futures), 1):
                 rows[futures[f]] = {**f.result(), "skipped": False}
                 if progress:
-                    print(f"study: {k}/{len(todo)} runs done ({futures[f]}: {rows[futures[f]]['status']})", file=sys.stderr)
+                    print(f"study: {k}/{len(pending)} runs done ({futures[f]}: {rows[futures[f]]['status']})", file=sys.stderr)
         finally:
             if own_cluster is not None:
                 client.close()

@@ -49,23 +49,16 @@ int runScene(const RunArgs& args) {
         scene.params.max_steps = args.steps;
         if (args.duration <= 0) scene.params.duration = 1e30;
     }
-    output::OutputOptions oo;
     const bool outputsAsked = args.snapshotEvery > 0 || args.trajectoryEvery > 0;
     if (outputsAsked && args.out.empty())
         throw InputError(fieldMessage("--snapshot-every/--trajectory-every", "set", "needs an output directory", "--out DIR"));
-    oo.dir = args.out;
-    oo.snapshot_every = args.snapshotEvery;
-    oo.snapshot_formats = io::parseSnapshotFormats(args.snapshotFormats);
-    oo.fields = output::parseSnapshotFields(args.fields);
-    oo.trajectory_every = args.trajectoryEvery;
-    output::parseTrajectoryFormats(args.trajectoryFormats, oo);
-    oo.measure_interval = args.measureEvery;
+    output::RunSetup setup;
+    setup.outputs = output::outputOptions(args.out, args.snapshotEvery, args.snapshotFormats, args.fields, args.trajectoryEvery,
+                                          args.trajectoryFormats, args.measureEvery);
+    setup.force = args.force;
     std::string note;
     const Exec ex = selectBackend(parseBackendChoice(args.backend), args.threads, &note);
     if (!note.empty() && !args.quiet) std::cerr << "note: " << note << "\n";
-    output::RunSetup setup;
-    setup.outputs = oo;
-    setup.force = args.force;
     output::Run run(std::move(scene), ex, setup);
     const Simulation& sim = run.sim();
     if (!args.quiet)

@@ -62,6 +62,20 @@ void parseTrajectoryFormats(const std::string& list, OutputOptions& o) {
         throw InputError(fieldMessage("--trajectory-format", "'" + list + "'", "no format", "sqlite, txt"));
 }
 
+OutputOptions outputOptions(const std::string& dir, double snapshotEvery, const std::string& snapshotFormats,
+                            const std::string& fields, long long trajectoryEvery, const std::string& trajectoryFormats,
+                            double measureEvery) {
+    OutputOptions o;
+    o.dir = dir;
+    o.snapshot_every = snapshotEvery;
+    o.snapshot_formats = io::parseSnapshotFormats(snapshotFormats);
+    o.fields = parseSnapshotFields(fields);
+    o.trajectory_every = trajectoryEvery;
+    parseTrajectoryFormats(trajectoryFormats, o);
+    o.measure_interval = measureEvery;
+    return o;
+}
+
 void removePreviousOutputs(const std::string& dir) {
     namespace fs = std::filesystem;
     std::error_code ec;

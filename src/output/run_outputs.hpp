@@ -42,6 +42,14 @@ struct OutputOptions {
 /// Throws InputError naming the option, the bad entry and the allowed values.
 void parseTrajectoryFormats(const std::string& list, OutputOptions& o);
 
+/// The options from `ccrowd run`'s text forms (--snapshot-format,
+/// --fields, --trajectory-format and the intervals); the CLI and the Python
+/// API both read them so. Throws InputError naming the option and the
+/// allowed values for a bad list entry.
+OutputOptions outputOptions(const std::string& dir, double snapshotEvery, const std::string& snapshotFormats,
+                            const std::string& fields, long long trajectoryEvery, const std::string& trajectoryFormats,
+                            double measureEvery);
+
 /// The files of ccrowd's outputs in @p dir that a new run replaces
 /// (--force): known names and snapshot frames only, nothing else.
 void removePreviousOutputs(const std::string& dir);

@@ -18,7 +18,6 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
-#include "io/snapshot_formats.hpp"
 #include "output/run.hpp"
 
 namespace nb = nanobind;
@@ -62,13 +61,7 @@ output::RunSetup setupOf(const std::string& out, bool force, double snapshotEver
     if (!(measureEvery >= 1e-6 && measureEvery <= 1e9))
         throw InputError(fieldMessage("measure_every", std::to_string(measureEvery), "out of range", "1e-6 .. 1e9 s"));
     output::RunSetup s;
-    s.outputs.dir = out;
-    s.outputs.snapshot_every = snapshotEvery;
-    s.outputs.snapshot_formats = io::parseSnapshotFormats(snapshotFormat);
-    s.outputs.fields = output::parseSnapshotFields(fields);
-    s.outputs.trajectory_every = trajectoryEvery;
-    output::parseTrajectoryFormats(trajectoryFormat, s.outputs);
-    s.outputs.measure_interval = measureEvery;
+    s.outputs = output::outputOptions(out, snapshotEvery, snapshotFormat, fields, trajectoryEvery, trajectoryFormat, measureEvery);
     s.force = force;
     s.dir_field = "out";
     s.force_field = "force=True";

@@ -96,11 +96,8 @@ void applyWalls(SimState& s) {
     rasterizeDiscomfort(s.scene, grid.discomfort);
     grid.group_count = std::move(s.grid.group_count);  // the initial placement's, kept
     s.grid = std::move(grid);
+    s.uploadEnvironment();
     const Exec& ex = s.ex;
-    s.grid.blocked.toDevice(ex); s.grid.terrain.toDevice(ex); s.grid.discomfort.toDevice(ex);
-    s.grid.open_fraction.toDevice(ex); s.grid.aperture_x.toDevice(ex); s.grid.aperture_y.toDevice(ex);
-    s.grid.closed_faces.toDevice(ex);
-    buildWallIndex(ex, s.grid.walls, s.gi, largestBodyRadius(s.scene) + s.grid.h, s.walls);
     // each field's sources: its goal's open cells now
     for (std::size_t k = 0; k < s.problems.size(); ++k) {
         const int goal = s.fields.routeGoal[static_cast<std::size_t>(s.fields.group[k])][static_cast<std::size_t>(s.fields.step[k])];

@@ -60,14 +60,10 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
     perceivedVelocity.assign(nx, ny, Vel2{});
     speed.assign(nx, ny, Face4{});
     cost.assign(nx, ny, FaceCost{});
-    grid.blocked.toDevice(ex); grid.terrain.toDevice(ex); grid.discomfort.toDevice(ex);
-    grid.open_fraction.toDevice(ex); grid.aperture_x.toDevice(ex); grid.aperture_y.toDevice(ex);
-    grid.closed_faces.toDevice(ex);
+    uploadEnvironment();
     for (Field<float>* f : {&density, &pressure, &perceivedDensity}) f->toDevice(ex);
     for (Field<Vel2>* f : {&meanVelocity, &perceivedVelocity}) f->toDevice(ex);
     speed.toDevice(ex); cost.toDevice(ex);
-    // the wall edges near each cell, for bodies of the largest radius (walls.hpp)
-    buildWallIndex(ex, grid.walls, gi, largestBodyRadius(scene) + grid.h, walls);
     // one potential and desired velocity per (group, route step)
     setupFieldTable(scene, grid, cost, fields, problems);
     for (std::size_t k = 0; k < problems.size(); ++k) {
@@ -91,6 +87,14 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
     agents.append(placed);
     agents.recordFields(splatWs.sort);
     spawner = SourceSpawner(scene, grid);
+}
+
+void SimState::uploadEnvironment() {
+    grid.blocked.toDevice(ex); grid.terrain.toDevice(ex); grid.discomfort.toDevice(ex);
+    grid.open_fraction.toDevice(ex); grid.aperture_x.toDevice(ex); grid.aperture_y.toDevice(ex);
+    grid.closed_faces.toDevice(ex);
+    // the wall edges near each cell, for bodies of the largest radius (walls.hpp)
+    buildWallIndex(ex, grid.walls, gi, largestBodyRadius(scene) + grid.h, walls);
 }
 
 SpeedParams SimState::speedParams() const {

@@ -68,6 +68,10 @@ struct SimState {
     SplatWorkspace splatWs;                      ///< The agent sort (shared by splat, separation and exit_spawn) and cell ranges.
     PerceiveWorkspace perceiveWs;
 
+    /// Puts the environment's layers (grid) on the backend's side and builds
+    /// the wall index from its wall edges: at set-up, and when events change walls.
+    void uploadEnvironment();
+
     /// Speed-field parameters of the scene (Treuille 2006 §4.2, capped at the
     /// free speed, read a perception radius ahead).
     SpeedParams speedParams() const;
