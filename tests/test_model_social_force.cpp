@@ -57,9 +57,11 @@ struct SfWorld {
     void run(const Exec& ex, TestCrowd& c, int steps, float dt = 0.05f) {
         MaskWalls walls(ex, g, blocked, sim::socialForceWallReach(0.2f, p, g.h));
         if (ex.backend == Backend::Cuda) { radiusOf.upload(); panicOf.upload(); }
+        // upload once: views() copies the host columns to the device on CUDA
+        const sim::AgentViews views = c.views(ex);
         for (int s = 0; s < steps; ++s)
-            sim::socialForce(ex, c.views(ex), g, walls.view(ex), p, radiusOf.view(ex), panicOf.view(ex), anyPanic(),
-                             0.2f, dt, sort, ws);
+            sim::socialForce(ex, views, g, walls.view(ex), p, radiusOf.view(ex), panicOf.view(ex), anyPanic(), 0.2f, dt,
+                             sort, ws);
         c.fetch(ex);
     }
 };

@@ -198,9 +198,12 @@ EglContext::EglContext() {
         std::string what = platform + " platform";
         if (platform == "device") {
             // every device in turn, NVIDIA first
-            if (!hasExtension(client, "EGL_EXT_platform_device") || !hasExtension(client, "EGL_EXT_device_enumeration") ||
-                !platformDisplay) {
-                note(platform, "EGL_EXT_platform_device / EGL_EXT_device_enumeration missing");
+            // EGL_EXT_device_base is enumeration plus query in one name (NVIDIA's drivers list that)
+            const bool enumerates =
+                hasExtension(client, "EGL_EXT_device_enumeration") || hasExtension(client, "EGL_EXT_device_base");
+            if (!hasExtension(client, "EGL_EXT_platform_device") || !enumerates || !platformDisplay) {
+                note(platform, "EGL_EXT_platform_device / EGL_EXT_device_enumeration (or _device_base) missing: client extensions '" +
+                                   std::string(client ? client : "") + "'");
                 continue;
             }
             std::string why;

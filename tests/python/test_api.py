@@ -21,7 +21,7 @@ def _summary(path):
 def test_api_run_writes_what_the_cli_writes(tmp_path, cli, room_exit):
     # the CLI, then the API, on the same scene with the same options
     a, b = tmp_path / "cli", tmp_path / "api"
-    subprocess.run([cli, "run", room_exit, "--threads", "1", "--duration", "40", "--quiet", "--out", str(a),
+    subprocess.run([cli, "run", room_exit, "--backend", "cpu", "--threads", "1", "--duration", "40", "--quiet", "--out", str(a),
                     "--trajectory-every", "20", "--trajectory-format", "txt"], check=True, capture_output=True)
     with ccrowd.Simulation(room_exit, "cpu", 1, out=b, duration=40, trajectory_every=20, trajectory_format="txt") as sim:
         summary = sim.run()

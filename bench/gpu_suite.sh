@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The GPU checks of a session lent a GPU, in one call, most important first,
+# each under a time cap that the call's deadline can shorten. Run from the
+# tree's root on the GPU machine after ../shared/gpu/pack.sh BUILD_DIR here:
+#
+#   bash bench/gpu_suite.sh [SECONDS [SECTION...]]
+#
+# SECONDS: the call's budget (default 420). SECTIONs, in the order given
+# (default: tests eikonal step scenes python all-tests validate):
+#   tests      every per-backend test's cuda instance, the FIM's, EGL's (tests_cuda.log)
+#   eikonal    bench eikonal, 256/1024/4096, CPU 1 and all threads, FMM, fim-cuda (eikonal.csv)
+#   step       bench step, synthetic 100k..10M agents on CUDA, 100k and 1M on the CPU (step.csv)
+#   scenes     bench step on the default and eight-group scenes, both backends, warm start both (scene_step.csv)
+#   python     pytest of the Python API on CUDA and the CPU (python.log); needs the CUDA build's
+#              extension for the machine's Python in .pycuda/ccrowd (with python/ccrowd's .py files;
+#              libsqlite3 and libgomp in .pycuda/lib) and, for the study, dask wheels in .whl/
+#   all-tests  the whole test binary (tests.log): CLI tests now find a GPU for --backend auto
+#   validate   ccrowd validate --backend cuda (validate.log, validate_report.md)
+#   profile    Nsight Compute on the FIM solve kernel, obstacles 1024^2 (profile.txt)
+#   'FILTER'   anything else: a gtest filter for the test binary (filtered.log)
+# Logs go to $OUT (else ./gpu-logs); at most 8 files come back from a device call.
+set -uo pipefail
+budget=${1:-420}
+shift || true
+sections=("$@")
+[ ${#sections[@]} -eq 0 ] && sections=(tests eikonal step scenes python all-tests validate)
+start=$(date +%s)
+out=${OUT:-$PWD/gpu-logs}; mkdir -p "$out"
+export OUT=$out OMP_WAIT_POLICY=passive
+# NVIDIA's EGL for headless rendering, where the driver's folder has it
+egl=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[ -f "$egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$egl
+
+# seconds left for a section: its cap or what the deadline leaves
+left() { local l=$((budget - ($(date +%s) - start) - 5)); [ "$1" -lt "$l" ] && l=$1; [ "$l" -lt 1 ] && l=1; echo "$l"; }
+section() { echo "=== $1 ($(date +%T), $(($(date +%s) - start)) s in)"; }
+
+bash .gpu/run.sh info
+build=$(cat .gpu/build_path)
+# run.sh puts the binaries at their build path and the tree at its source path
+bash .gpu/run.sh true >/dev/null
+X=$build/ccrowd; T=$build/tests/ccrowd_tests
+export LD_LIBRARY_PATH=$PWD/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+cd "$(cat .gpu/src_path)"
+
+for s in "${sections[@]}"; do
+  section "$s"
+  case $s in
+    tests)
+      timeout "$(left 150)" "$T" --gtest_brief=1 --gtest_filter='*cuda*:*Cuda*:*CUDA*:*Egl*:Backends.*' 2>&1 |
+        tee "$out/tests_cuda.log" | tail -40 ;;
+    eikonal)
+      timeout "$(left 100)" "$X" bench eikonal --sizes 256,1024,4096 --case all --backend cuda --no-skfmm --repeat 5 \
+        --max-seconds 2 --format csv 2>&1 | tee "$out/eikonal.csv" ;;
+    step)
+      timeout "$(left 90)" "$X" bench step --backend cuda --agents 100000,1000000,4000000,10000000 \
+        --cells 512,1024,2048,4096 --groups 4 --steps 10 --warmup 3 --format csv 2>&1 | tee "$out/step.csv"
+      timeout "$(left 60)" "$X" bench step --backend cpu --agents 100000,1000000 --cells 512,1024 --groups 4 --steps 5 \
+        --warmup 2 --format csv 2>&1 | tail -n +2 | tee -a "$out/step.csv" ;;
+    scenes)
+      for b in cuda cpu; do
+        timeout "$(left 40)" "$X" bench step --backend $b --scene scenes/default.json --scene scenes/eight_groups.json \
+          --warm-start both --steps 20 --warmup 5 --format csv 2>&1 | tee -a "$out/scene_step.csv"
+      done ;;
+    python)
+      if [ -d .pycuda/ccrowd ]; then
+        [ -d .whl ] && python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl
+        # the CLI with the packed libraries; Python with the machine's own libstdc++
+        # (torch needs a newer libstdc++ than the build's)
+        printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$LD_LIBRARY_PATH" "$X" > /tmp/ccrowd-cli && chmod +x /tmp/ccrowd-cli
+        LD_LIBRARY_PATH=$PWD/.pycuda/lib PYTHONPATH=$PWD/.pycuda:/tmp/site CCROWD_CLI=/tmp/ccrowd-cli timeout "$(left 90)" \
+          python3 -m pytest -q -p no:cacheprovider -rs tests/python/test_cuda.py tests/python/test_api.py 2>&1 |
+          tee "$out/python.log" | tail -25
+      else
+        echo "no .pycuda/ccrowd: Python checks not run"
+      fi ;;
+    all-tests)
+      timeout "$(left 200)" "$T" --gtest_brief=1 2>&1 | tee "$out/tests.log" | tail -30 ;;
+    validate)
+      timeout "$(left 600)" "$X" validate --backend cuda --threads 0 --out /tmp/validation --force 2>&1 |
+        tee "$out/validate.log" | tail -25
+      cp /tmp/validation/report.md "$out/validate_report.md" 2>/dev/null ;;
+    profile)
+      timeout "$(left 120)" ncu --kernel-name regex:solveKernel --launch-count 1 --section SpeedOfLight \
+        --section LaunchStats --section Occupancy --section WarpStateStats --section SchedulerStats \
+        --section MemoryWorkloadAnalysis "$X" bench eikonal --sizes 1024 --case obstacles --backend cuda --no-skfmm \
+        --repeat 1 --warmup 0 --max-seconds 1 2>&1 | tee "$out/profile.txt" | tail -60 ;;
+    *)
+      timeout "$(left 120)" "$T" --gtest_filter="$s" 2>&1 | tee -a "$out/filtered.log" | tail -40 ;;
+  esac
+done
+section "done"
