@@ -17,6 +17,8 @@
 #   all-tests  the whole test binary (tests.log): CLI tests now find a GPU for --backend auto
 #   validate   ccrowd validate --backend cuda (validate.log, validate_report.md)
 #   profile    Nsight Compute on the FIM solve kernel, obstacles 1024^2 (profile.txt)
+#   tune       bench eikonal, obstacles, 1024^2 and 2048^2, for value-ordering bands 0/4/16/64 tiles and 2/8 sweeps
+#              (tune.csv): the FIM's phases against its work on this GPU
 #   'FILTER'   anything else: a gtest filter for the test binary (filtered.log)
 # Logs go to $OUT (else ./gpu-logs); at most 8 files come back from a device call.
 set -uo pipefail
@@ -85,6 +87,14 @@ for s in "${sections[@]}"; do
         --section LaunchStats --section Occupancy --section WarpStateStats --section SchedulerStats \
         --section MemoryWorkloadAnalysis "$X" bench eikonal --sizes 1024 --case obstacles --backend cuda --no-skfmm \
         --repeat 1 --warmup 0 --max-seconds 1 2>&1 | tee "$out/profile.txt" | tail -60 ;;
+    tune)
+      for band in 0 4 16 64; do
+        for sw in 2 8; do
+          timeout "$(left 60)" "$X" bench eikonal --sizes 1024,2048 --case obstacles --backend cuda --no-skfmm \
+            --repeat 3 --warmup 1 --max-seconds 1 --band-tiles $band --sweeps $sw --format csv 2>&1 |
+            sed "s/^/band=$band,sweeps=$sw,/" | tee -a "$out/tune.csv"
+        done
+      done ;;
     *)
       timeout "$(left 120)" "$T" --gtest_filter="$s" 2>&1 | tee -a "$out/filtered.log" | tail -40 ;;
   esac

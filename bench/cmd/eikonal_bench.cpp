@@ -174,6 +174,8 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
     const int allThreads = cpuThreads(Exec{Backend::Cpu, opt.threads});
     EikonalOptions eo;
     eo.tolerance = opt.tolerance;
+    eo.band_tiles = opt.band_tiles;
+    eo.inner_iterations = opt.sweeps;
     if (!opt.plot.empty()) checkWritable(opt.plot, "--plot");  // fail before the long run, not after
 
     std::vector<EikonalBenchRow> rows;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ccrowd/backend.hpp"
+#include "ccrowd/eikonal.hpp"
 #include "cmd/eikonal_cases.hpp"
 
 namespace ccrowd::bench {
@@ -26,6 +27,8 @@ struct EikonalBenchOptions {
     BackendChoice backend = BackendChoice::Auto;  ///< Auto: add fim-cuda rows when a GPU works.
     bool skfmm = true;                            ///< Time scikit-fmm when it is installed.
     float tolerance = 1e-9f;                      ///< FIM tolerance (EikonalOptions::tolerance).
+    float band_tiles = EikonalOptions{}.band_tiles;    ///< FIM value-ordering band (EikonalOptions::band_tiles). [Limit: >= 0]
+    int sweeps = EikonalOptions{}.inner_iterations;    ///< FIM sweeps per tile activation. [Limit: >= 1]
 };
 
 /// One result row: exactly the CSV columns.

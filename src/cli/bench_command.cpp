@@ -1,6 +1,7 @@
 /// @file bench_command.cpp
 /// `ccrowd bench eikonal | step | outputs`: option wiring (the benchmarks are in bench/cmd/).
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -29,8 +30,14 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         double maxSeconds = 30.0;
         bool noSkfmm = false;
         float tolerance = 1e-9f;
+        float bandTiles = EikonalOptions{}.band_tiles;
+        int sweeps = EikonalOptions{}.inner_iterations;
     };
     auto a = std::make_shared<Args>();
+    // CLI::Range lets NaN through (every comparison with it is false)
+    const CLI::Validator finite(
+        [](const std::string& v) { return std::isfinite(std::strtod(v.c_str(), nullptr)) ? "" : "not a finite number"; },
+        "FINITE");
     eik->add_option("--sizes", a->sizes, "Comma-separated cells per side, each 2..16384")->capture_default_str();
     eik->add_option("--case", a->cases,
                     "uniform (unit speed, centre source), random (smooth speed 0.5-1.5 m/s), obstacles (random plus "
@@ -46,7 +53,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         ->capture_default_str();
     eik->add_option("--warmup", a->warmup, "Untimed runs before timing")->check(CLI::Range(0, 100))->capture_default_str();
     eik->add_option("--max-seconds", a->maxSeconds, "Stop repeating a measurement after this many seconds (at least 3 runs)")
-        ->check(CLI::PositiveNumber)
+        ->check(finite & CLI::PositiveNumber)
         ->capture_default_str();
     eik->add_option("--threads", a->threads, "Threads for the all-threads FIM row (0 = all cores)")
         ->check(CLI::Range(0, 1024))
@@ -55,7 +62,15 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
     eik->add_option("--tolerance", a->tolerance, "FIM relative convergence tolerance")
-        ->check(CLI::Range(1e-12, 0.1))
+        ->check(finite & CLI::Range(1e-12, 0.1))
+        ->capture_default_str();
+    eik->add_option("--band-tiles", a->bandTiles,
+                    "FIM value-ordering band in tile widths (EikonalOptions::band_tiles; 0 = plain FIM, every active tile "
+                    "every phase); one value for every FIM row, CPU and CUDA")
+        ->check(finite & CLI::Range(0.0, 1e6))
+        ->capture_default_str();
+    eik->add_option("--sweeps", a->sweeps, "FIM sweeps per tile activation (EikonalOptions::inner_iterations)")
+        ->check(CLI::Range(1, 1024))
         ->capture_default_str();
     eik->add_flag("--no-skfmm", a->noSkfmm, "Do not time scikit-fmm");
     eik->callback([a, &commands] {
@@ -72,6 +87,8 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.backend = parseBackendChoice(a->backend);
             o.skfmm = !a->noSkfmm;
             o.tolerance = a->tolerance;
+            o.band_tiles = a->bandTiles;
+            o.sweeps = a->sweeps;
             const char* wait = std::getenv("OMP_WAIT_POLICY");
             if (!wait || (std::strcmp(wait, "passive") != 0 && std::strcmp(wait, "PASSIVE") != 0))
                 std::cerr << "note: OMP_WAIT_POLICY is not 'passive'; on small machines OpenMP's busy waiting can "
