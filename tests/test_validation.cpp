@@ -211,6 +211,10 @@ TEST(Validation, TurnedRoomKeepsBodiesOutOfWallsAndHalvedCellsKeepTheTime) {
         std::printf("[ measured ] %s: %.2f s, smallest clearance %.5f m\n", e.label.c_str(), e.time, e.min_clearance);
         EXPECT_EQ(e.exited, 200) << e.label;
         EXPECT_GE(e.min_clearance, -validate::kBodyTolerance) << e.label;
+        // where the smallest clearance was met is kept, to report an overlap's place and time
+        EXPECT_GE(e.worst_id, 0) << e.label;
+        EXPECT_GT(e.worst_time, 0.0) << e.label;
+        EXPECT_TRUE(e.worst_x > 0.0 && e.worst_x < 20.0 && e.worst_y > 0.0 && e.worst_y < 20.0) << e.label;
     }
     for (std::size_t k = 0; k < r.halved.size(); k += 2) {
         const validate::EvacuationRun &a = r.halved[k], &b = r.halved[k + 1];

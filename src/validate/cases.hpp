@@ -185,6 +185,10 @@ struct EvacuationRun {
     /// Smallest body clearance from the wall polygons after any step (+inf
     /// when not measured). [Units: m]
     double min_clearance = 0.0;
+    /// Where and when the smallest clearance was met: the agent's id, its
+    /// centre [m] and the simulated time [s] (id -1 when not measured).
+    long long worst_id = -1;
+    double worst_x = 0.0, worst_y = 0.0, worst_time = 0.0;
 };
 
 /// The turned-room and halved-cell series.

@@ -50,8 +50,15 @@ void evacuate(Simulation& sim, bool bodies, EvacuationRun& r) {
         sim.step();
         if (!bodies) continue;
         const AgentSnapshot a = sim.agents();
-        for (int k = 0; k < a.size(); ++k)
-            r.min_clearance = std::min(r.min_clearance, walls.distance(a.x[k], a.y[k]) - a.radius[k]);
+        for (int k = 0; k < a.size(); ++k) {
+            const double c = walls.distance(a.x[k], a.y[k]) - a.radius[k];
+            if (!(c < r.min_clearance)) continue;
+            r.min_clearance = c;
+            r.worst_id = a.id[k];
+            r.worst_x = a.x[k];
+            r.worst_y = a.y[k];
+            r.worst_time = sim.time();
+        }
     }
     r.exited = sim.exitedTotal();
     r.time = r.exited >= r.agents ? sim.time() : -1.0;
@@ -137,7 +144,13 @@ GridInvarianceResult gridInvariance(const Exec& ex, const std::vector<double>& a
             Simulation sim(parseScene(text, name), ex);
             evacuate(sim, true, e);
             checkEveryoneLeft(r, e);
-            r.check("no body inside a wall polygon, " + e.label, formatValue(e.min_clearance, 5, "m") + " smallest clearance",
+            // where a body overlapped, to find why
+            const std::string where = e.min_clearance < -kBodyTolerance
+                                          ? " (agent " + std::to_string(e.worst_id) + " at (" + formatValue(e.worst_x, 3) + ", " +
+                                                formatValue(e.worst_y, 3) + ") m, t = " + formatValue(e.worst_time, 2, "s") + ")"
+                                          : "";
+            r.check("no body inside a wall polygon, " + e.label,
+                    formatValue(e.min_clearance, 5, "m") + " smallest clearance" + where,
                     ">= -" + formatValue(kBodyTolerance, 4, "m"), e.min_clearance >= -kBodyTolerance);
             if (e.time >= 0.0) { sum += e.time; ++done; }
             r.turned.push_back(e);
