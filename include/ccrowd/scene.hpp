@@ -73,6 +73,14 @@ struct GoalSpec {
     bool exit = true;               ///< Agents whose route ends here leave the simulation on reaching it (else they stay); earlier in a route it is a waypoint either way.
 };
 
+/// How a group reacts to incidents (seed 002 §4.3, the behaviour groups).
+enum class Behaviour {
+    Walk,      ///< Follows its route; no incident changes its costs or goals.
+    Escape,    ///< Runs from the incidents: goal potentials from the distance to them (eq. 4.7/4.8), costs toward them scaled up (eq. 4.9). Without a route its goal is the domain's open border.
+    Hide,      ///< Heads for its route's goals (building entrances), potentials and costs as escape.
+    Approach,  ///< Heads for its route's goal (at the incident: onlookers stop, responders go in); costs not scaled.
+};
+
 /// A group of agents sharing a route (one potential field per group).
 struct GroupSpec {
     std::string name;               ///< Unique among groups. [Limit: non-empty]
@@ -84,6 +92,7 @@ struct GroupSpec {
     std::vector<std::string> route; ///< Goal names in order: waypoints, then the final goal. [Limit: >= 1, existing goals]
     std::array<std::uint8_t, 3> colour{31, 119, 180};  ///< sRGB, for viewers and plots (default: tab10 colour of the group index).
     float panic = -1.f;             ///< Social force panic p of this group (-1: model.social_force.panic). [Limit: -1 or 0..1]
+    Behaviour behaviour = Behaviour::Walk;  ///< Reaction to incidents ("behaviour": walk, escape, hide, approach).
 };
 
 /// Keeps spawning agents of a group inside a region at a rate.
@@ -124,6 +133,26 @@ struct EventSpec {
     EventAction action = EventAction::Open;
     std::string target;             ///< The barrier (open, close) or discomfort region (set_discomfort). [Limit: an existing name]
     float value = 0.f;              ///< set_discomfort: the new g. [Limit: 0..1e6]
+};
+
+/// At an incident's start, agents of one group become another (seed 002:
+/// agents switch behaviour group when the incident starts).
+struct SwitchRule {
+    std::string from, to;           ///< Group names. [Limit: existing groups, different]
+    float fraction = 1.f;           ///< Share of `from`'s agents within reach that switch, drawn per agent from the scene's seed. [Limit: 0..1]
+    float within = std::numeric_limits<float>::infinity();  ///< Only agents at most this far from the incident's centre. [Units: m] [Limit: > 0]
+};
+
+/// An incident (fire, explosion, attack) on the timeline: a disc of harm
+/// that escape and hide groups run from (seed 002 §4.3, eqs. 4.7-4.9).
+struct IncidentSpec {
+    std::string name;               ///< Unique among incidents. [Limit: non-empty]
+    Vec2 position;                  ///< Centre. [Units: m] [Limit: inside the domain]
+    float radius = 2.f;             ///< Radius of harm. [Units: m] [Limit: > 0, <= 1e4]
+    double start = 0.0;             ///< When it starts: the first step starting at or after it. [Units: s] [Limit: 0..1e9]
+    float offset = 0.f;             ///< Potential offset: with several incidents, a higher offset makes the crowd fear this one less (eq. 4.8's "favoured" incidents). [Units: s] [Limit: -1e6..1e6]
+    float weight = 2.f;             ///< c of eq. 4.9: the cost of a move toward the incident is multiplied by c d_A/d_B. [Limit: 1..1000]
+    std::vector<SwitchRule> switches;  ///< Applied in order at the start.
 };
 
 /// Terrain factor region: free speed multiplied by `factor` (stairs, slopes).
@@ -264,6 +293,7 @@ struct Scene {
     std::vector<DiscomfortSpec> discomfort;
     std::vector<BarrierSpec> barriers;  ///< Obstacles that events open and close.
     std::vector<EventSpec> events;  ///< The timeline, sorted by time (ties keep the file's order).
+    std::vector<IncidentSpec> incidents;  ///< In the file's order.
     std::vector<TerrainSpec> terrain;
     std::vector<LineSpec> lines;    ///< "measurement": {"lines": [...]}
     std::vector<AreaSpec> areas;    ///< "measurement": {"areas": [...]}

@@ -45,6 +45,15 @@ struct GroupStats {
     long long remaining = 0;      ///< Still in the domain.
     double first_exit = -1.0;     ///< Time of the first exit, -1 when none. [Units: s]
     double last_exit = -1.0;      ///< Time of the latest exit (evacuation time once remaining = 0). [Units: s]
+    long long switched_in = 0;    ///< Joined from another group at an incident's start (Scene::incidents' switch rules).
+    long long switched_out = 0;   ///< Left for another group at an incident's start.
+};
+
+/// An incident of the scene (Scene::incidents) as the run saw it.
+struct IncidentStats {
+    std::string name;
+    double started_at = -1.0;     ///< Time of the step it started in, -1 before. [Units: s]
+    long long switched = 0;       ///< Agents its switch rules moved to another group.
 };
 
 /// One agent that left, with its exit time.
@@ -124,6 +133,8 @@ public:
     const std::vector<std::string>& stageNames() const;
     const StepReport& lastReport() const;
     const std::vector<GroupStats>& groupStats() const;
+    /// Per scene incident, in the file's order: when it started and whom it switched.
+    std::vector<IncidentStats> incidentStats() const;
     const std::vector<ExitRecord>& exits() const;
 
     /// Agents now (a host copy; CUDA: the agent table lives on the device

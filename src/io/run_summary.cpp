@@ -65,8 +65,17 @@ nlohmann::json summaryJson(const Simulation& sim, double wallSeconds, bool inter
         nlohmann::json gj{{"name", g.name}, {"spawned", g.spawned}, {"exited", g.exited}, {"remaining", g.remaining}};
         gj["first_exit_s"] = g.first_exit >= 0 ? nlohmann::json(g.first_exit) : nlohmann::json(nullptr);
         gj["evacuation_time_s"] = (g.remaining == 0 && g.exited > 0) ? nlohmann::json(g.last_exit) : nlohmann::json(nullptr);
+        if (!sim.scene().incidents.empty()) {
+            gj["switched_in"] = g.switched_in;
+            gj["switched_out"] = g.switched_out;
+        }
         j["groups"].push_back(gj);
     }
+    // incidents: when each started and whom it switched
+    for (const IncidentStats& in : sim.incidentStats())
+        j["incidents"].push_back({{"name", in.name},
+                                  {"started_s", in.started_at >= 0 ? nlohmann::json(in.started_at) : nlohmann::json(nullptr)},
+                                  {"switched", in.switched}});
     // everybody out: the last exit of all groups
     double evacuation = -1.0;
     for (const GroupStats& g : sim.groupStats()) evacuation = g.remaining == 0 ? std::max(evacuation, g.last_exit) : 1e300;

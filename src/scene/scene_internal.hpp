@@ -57,6 +57,14 @@ EventSpec parseEvent(const Node& n, const Scene& s);
 /// Orders events by time, ties in file order.
 void sortEvents(std::vector<EventSpec>& events);
 
+/// An incident {"name", "position", "radius", "start", "offset", "weight",
+/// "switch"} whose switch rules name @p s's groups (parse them first)
+/// (parse_incidents.cpp).
+IncidentSpec parseIncident(const Node& n, const Scene& s);
+/// Gives escape groups without a route the domain's border as their goal
+/// (a goal "border", or "_border" when that name is taken, added to @p s).
+void addBorderGoal(Scene& s);
+
 /// "/groups/3" style paths.
 inline std::string itemPath(const char* list, std::size_t k) { return std::string("/") + list + "/" + std::to_string(k); }
 

@@ -101,7 +101,7 @@ GoalSpec parseGoal(const Node& n) {
 }
 
 GroupSpec parseGroup(const Node& n, std::size_t index) {
-    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour", "panic"});
+    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour", "panic", "behaviour"});
     GroupSpec g;
     g.name = n.get("name", kName).string();
     optional(n, "spawn", [&](const Node& v) { g.spawn = parsePolygonList(v, 0, kMaxListItems); });
@@ -119,9 +119,22 @@ GroupSpec parseGroup(const Node& n, std::size_t index) {
     if (!g.spawn.empty() && !n.has("count") && !n.has("density")) n.get("count", howMany);
     optional(n, "speed", [&](const Node& v) { g.speed = parseSpeed(v); });
     optional(n, "radius", [&](const Node& v) { g.radius = v.numberF(Range{0, 1, true, true, "m"}); });
-    const Node route = n.get("route", "a list of 1 or more goal names");
-    const std::size_t nr = route.array(1, 256, "goal names");
-    for (std::size_t k = 0; k < nr; ++k) g.route.push_back(route.at(k).string());
+    // reaction to incidents (seed 002's behaviour groups)
+    optional(n, "behaviour", [&](const Node& v) {
+        const char* kinds = "\"walk\", \"escape\", \"hide\", \"approach\"";
+        const std::string b = v.string();
+        if (b == "walk") g.behaviour = Behaviour::Walk;
+        else if (b == "escape") g.behaviour = Behaviour::Escape;
+        else if (b == "hide") g.behaviour = Behaviour::Hide;
+        else if (b == "approach") g.behaviour = Behaviour::Approach;
+        else v.fail("unknown behaviour", kinds);
+    });
+    // the route; an escape group may leave it out (its goal is then the domain's border)
+    if (g.behaviour != Behaviour::Escape || n.has("route")) {
+        const Node route = n.get("route", "a list of 1 or more goal names");
+        const std::size_t nr = route.array(1, 256, "goal names");
+        for (std::size_t k = 0; k < nr; ++k) g.route.push_back(route.at(k).string());
+    }
     const auto& def = kPalette[index % 10];
     g.colour = {def[0], def[1], def[2]};
     optional(n, "colour", [&](const Node& v) { g.colour = parseColour(v); });
@@ -212,7 +225,7 @@ Scene parseDocument(const json& doc, const std::string& label) {
                                                                         " (the version this build reads)"));
     root.object({"$schema", "format", "version", "name", "description", "domain", "walkable", "obstacles",
                  "floor_plans", "goals", "groups", "sources", "discomfort", "terrain", "measurement", "model",
-                 "barriers", "events"});
+                 "barriers", "events", "incidents"});
     optional(root, "$schema", [&](const Node& v) { v.string(true, 4096); });
     optional(root, "name", [&](const Node& v) { s.name = v.string(true); });
     optional(root, "description", [&](const Node& v) { s.description = v.string(true, 65536); });
@@ -262,6 +275,10 @@ Scene parseDocument(const json& doc, const std::string& label) {
     forEachItem(root, "events", "events {\"time\", \"action\", \"target\", ...}",
                 [&](const Node& v, std::size_t) { s.events.push_back(parseEvent(v, s)); });
     sortEvents(s.events);
+    // incidents and the behaviour groups' border goal
+    forEachItem(root, "incidents", "incidents {\"name\", \"position\", \"radius\", \"start\", ...}",
+                [&](const Node& v, std::size_t) { s.incidents.push_back(parseIncident(v, s)); });
+    addBorderGoal(s);
     optional(root, "model", [&](const Node& v) { s.params = parseModel(v); });
     return s;
 }

@@ -60,6 +60,7 @@ void validateScene(const Scene& s) {
     uniqueNames(s, s.lines, "measurement/lines", "line");
     uniqueNames(s, s.areas, "measurement/areas", "area");
     uniqueNames(s, s.barriers, "barriers", "barrier");
+    uniqueNames(s, s.incidents, "incidents", "incident");
 
     std::map<std::string, std::size_t> goalIndex, groupIndex;
     for (std::size_t k = 0; k < s.goals.size(); ++k) goalIndex[s.goals[k].name] = k;

@@ -119,6 +119,26 @@ void AgentStore::positionsIn(float x0, float y0, float x1, float y1, AgentSortBu
     sim::positionsIn(ex_, views(), x0, y0, x1, y1, sort, ws_, xs, ys);
 }
 
+long long AgentStore::reassignFields(const std::function<int(int, int, float, float)>& to, AgentSortBuffers& sort) {
+    if (n_ == 0) return 0;
+    toHost();
+    // each agent's new field, on the host
+    long long moved = 0;
+    std::vector<int>& field = cols_.field.vector();
+    for (int k = 0; k < n_; ++k) {
+        const int f = to(field[static_cast<std::size_t>(k)], cols_.id[static_cast<std::size_t>(k)], cols_.x[static_cast<std::size_t>(k)],
+                         cols_.y[static_cast<std::size_t>(k)]);
+        if (f != field[static_cast<std::size_t>(k)]) {
+            field[static_cast<std::size_t>(k)] = f;
+            ++moved;
+        }
+    }
+    // the field column back on the Exec's side; the host copy stays current
+    cols_.field.toDevice(ex_);
+    recordFields(sort);
+    return moved;
+}
+
 AgentSnapshot AgentStore::snapshot(const Scene& scene) {
     toHost();
     AgentSnapshot s;

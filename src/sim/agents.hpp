@@ -7,6 +7,7 @@
 /// them, the goals' cells) and the host-side parts of spawning.
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -72,6 +73,11 @@ public:
     std::vector<ExitEvent> advanceRoutes(AgentSortBuffers& sort);
     /// Refreshes fieldsInUse() for the table as it stands.
     void recordFields(AgentSortBuffers& sort);
+    /// Moves agents to other fields (a rare event: an incident's switch
+    /// rules): @p to(field, id, x, y) gives each agent's new field, decided
+    /// on the host (CUDA: the columns come to the host once and the field
+    /// column goes back). Refreshes fieldsInUse(). Returns how many moved.
+    long long reassignFields(const std::function<int(int, int, float, float)>& to, AgentSortBuffers& sort);
     /// 1 for every field some agent follows, as of the last advanceRoutes()
     /// or recordFields(). [Size: fields]
     const std::vector<int>& fieldsInUse() const { return record_.fieldsInUse; }

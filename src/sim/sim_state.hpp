@@ -18,6 +18,7 @@
 #include "kernels/stages.hpp"
 #include "kernels/walls.hpp"
 #include "sim/agents.hpp"
+#include "sim/incident_layers.hpp"
 #include "sim/sources.hpp"
 
 namespace ccrowd::sim {
@@ -63,6 +64,7 @@ struct SimState {
     std::vector<Field<float>> potential;         ///< One per (group, route step).
     std::vector<Field<Vel2>> desired;            ///< Same indexing.
     FieldTable fields;                           ///< Whose field k is; each group's field and goal per route step.
+    IncidentLayers incidents;                    ///< Scenes with incidents: their layers and timeline (incidents stage).
     FimSolver solver;                            ///< Every field's potential in one solve; workspace kept between steps.
     std::vector<EikonalProblem> problems;        ///< Per field: its goal's cells as sources; costs from `cost`.
     SplatWorkspace splatWs;                      ///< The agent sort (shared by splat, separation and exit_spawn) and cell ranges.

@@ -18,6 +18,7 @@
 #include "sim/events_stage.hpp"
 #include "sim/exit_spawn_stage.hpp"
 #include "sim/field_stages.hpp"
+#include "sim/incidents_stage.hpp"
 #include "sim/operational_model.hpp"
 #include "sim/pipeline.hpp"
 #include "sim/sim_state.hpp"
@@ -83,7 +84,17 @@ Simulation::Impl::Impl(Scene s, const Exec& e)
     // the step: the scene's events (when it has a timeline), the continuum's stages, the operational model's, exit_spawn
     std::vector<sim::Stage> stages;
     if (sim::hasTimeline(state->scene)) stages.push_back(sim::eventsStage());
-    for (sim::Stage& st : sim::continuumStages()) stages.push_back(std::move(st));
+    // incidents: their start and switches first, their cost scaling after the common cost
+    const bool incidents = sim::hasIncidents(state->scene);
+    if (incidents) {
+        sim::setupIncidents(*state);
+        stages.push_back(sim::incidentsStage());
+    }
+    for (sim::Stage& st : sim::continuumStages()) {
+        const bool cost = st.name == "cost";
+        stages.push_back(std::move(st));
+        if (cost && incidents) stages.push_back(sim::incidentCostStage());
+    }
     for (sim::Stage& st : model->stages(*state)) stages.push_back(std::move(st));
     stages.push_back(sim::exitSpawnStage());
     pipeline = sim::Pipeline(e, std::move(stages), sim::initialStateItems());
@@ -155,6 +166,13 @@ const std::vector<std::string>& Simulation::stageNames() const { return impl_->p
 const StepReport& Simulation::lastReport() const { return impl_->state->report; }
 const std::vector<GroupStats>& Simulation::groupStats() const { return impl_->state->groups; }
 const std::vector<ExitRecord>& Simulation::exits() const { return impl_->state->exits; }
+std::vector<IncidentStats> Simulation::incidentStats() const {
+    const sim::SimState& m = *impl_->state;
+    std::vector<IncidentStats> out;
+    for (std::size_t k = 0; k < m.scene.incidents.size(); ++k)
+        out.push_back({m.scene.incidents[k].name, m.incidents.startedAt[k], m.incidents.switched[k]});
+    return out;
+}
 AgentSnapshot Simulation::agents() const { return impl_->state->agents.snapshot(impl_->state->scene); }
 const Field<float>& Simulation::density() const { return impl_->onHost(impl_->state->density); }
 float Simulation::maxDensity() const { return sim::maxDensity(impl_->state->ex, impl_->state->density.view(impl_->state->ex)); }
