@@ -14,6 +14,7 @@
 #include "io/trajectory_text.hpp"
 #include "io/walkable_wkt.hpp"
 #include "measure/area_meter.hpp"
+#include "measure/incident_meter.hpp"
 #include "measure/line_counter.hpp"
 
 namespace ccrowd::output {
@@ -24,6 +25,7 @@ constexpr const char* kSqliteName = "trajectories.sqlite";
 constexpr const char* kTextName = "trajectories.txt";
 constexpr const char* kLinesName = "lines.csv";
 constexpr const char* kAreasName = "areas.csv";
+constexpr const char* kIncidentsName = "incidents.csv";
 
 /// Adds the wall time of its scope to @p total.
 class Stopwatch {
@@ -80,7 +82,7 @@ void removePreviousOutputs(const std::string& dir) {
     namespace fs = std::filesystem;
     std::error_code ec;
     // the fixed names, then the snapshot frames
-    for (const char* name : {"summary.json", "exits.csv", kSqliteName, kTextName, kLinesName, kAreasName,
+    for (const char* name : {"summary.json", "exits.csv", kSqliteName, kTextName, kLinesName, kAreasName, kIncidentsName,
                              io::SnapshotWriter::kPvdName, io::SnapshotWriter::kIndexName}) {
         fs::remove(fs::path(dir) / name, ec);
         if (ec) throw InputError("--force: cannot remove '" + (fs::path(dir) / name).string() + "': " + ec.message());
@@ -101,6 +103,7 @@ struct RunOutputs::Writers {
     std::unique_ptr<io::TextTrajectoryWriter> text;
     std::unique_ptr<measure::LineCounter> lines;
     std::unique_ptr<measure::AreaMeter> areas;
+    std::unique_ptr<measure::IncidentMeter> incidents;
     long long frames = 0;  ///< Trajectory frames written.
 };
 
@@ -129,6 +132,8 @@ RunOutputs::RunOutputs(OutputOptions options, const Simulation& sim) : opt_(std:
         w_->lines = std::make_unique<measure::LineCounter>(sim.scene().lines, groupNames(sim), opt_.measure_interval);
     if (!sim.scene().areas.empty())
         w_->areas = std::make_unique<measure::AreaMeter>(sim.scene().areas, opt_.measure_interval);
+    if (!sim.scene().incidents.empty())
+        w_->incidents = std::make_unique<measure::IncidentMeter>(sim.scene().incidents, groupNames(sim), opt_.measure_interval);
     // the initial state
     exitsSeen_ = sim.exits().size();
     observe(sim);
@@ -152,7 +157,7 @@ void RunOutputs::observe(const Simulation& sim) {
     const float top = sim.maxDensity();
     if (top > maxDensity_) { maxDensity_ = top; maxDensityTime_ = t; }
     const bool trajectoryDue = (w_->sqlite || w_->text) && sim.steps() % opt_.trajectory_every == 0;
-    if (!trajectoryDue && !w_->lines && !w_->areas) return;
+    if (!trajectoryDue && !w_->lines && !w_->areas && !w_->incidents) return;
     AgentSnapshot a = sim.agents();
     // trajectory frame
     if (trajectoryDue) {
@@ -165,6 +170,15 @@ void RunOutputs::observe(const Simulation& sim) {
     // areas see the agents present; lines also the last position of those that just left
     if (w_->areas && w_->areas->observe(t, a.size(), a.x.data(), a.y.data(), a.vx.data(), a.vy.data()) > 0)
         w_->areas->writeCsv(opt_.dir + "/" + kAreasName);
+    // the behaviour groups around the started incidents
+    if (w_->incidents) {
+        std::vector<int> started;
+        const std::vector<IncidentStats> in = sim.incidentStats();
+        for (std::size_t k = 0; k < in.size(); ++k)
+            if (in[k].started_at >= 0.0) started.push_back(static_cast<int>(k));
+        if (w_->incidents->observe(t, started, a.size(), a.group.data(), a.x.data(), a.y.data()) > 0)
+            w_->incidents->writeCsv(opt_.dir + "/" + kIncidentsName);
+    }
     const std::vector<ExitRecord>& exits = sim.exits();
     for (std::size_t k = exitsSeen_; k < exits.size(); ++k) {
         a.id.push_back(exits[k].id);
@@ -187,6 +201,10 @@ void RunOutputs::finish(const Simulation& sim) {
     if (w_->areas) {
         w_->areas->finish(sim.time());
         w_->areas->writeCsv(opt_.dir + "/" + kAreasName);
+    }
+    if (w_->incidents) {
+        w_->incidents->finish(sim.time());
+        w_->incidents->writeCsv(opt_.dir + "/" + kIncidentsName);
     }
     if (w_->sqlite) w_->sqlite->close();
     if (w_->text) w_->text->close();
@@ -212,6 +230,16 @@ nlohmann::json RunOutputs::summary() const {
                                   {"area_m2", m.size(k)},
                                   {"max_density_per_m2", m.maxDensity(k)}});
     }
+    if (w_->incidents) {
+        // per group: how long after the first incident started someone of it was still inside a harm disc
+        const measure::IncidentMeter& m = *w_->incidents;
+        for (std::size_t g = 0; g < m.groups().size(); ++g) {
+            const double leave = m.timeToLeaveHarm(static_cast<int>(g));
+            j["incident_groups"].push_back(
+                {{"name", m.groups()[g]},
+                 {"time_to_leave_harm_s", leave >= 0.0 ? nlohmann::json(leave) : nlohmann::json(nullptr)}});
+        }
+    }
     j["outputs"] = {{"files", files()},
                     {"snapshots", w_->snapshots ? w_->snapshots->framesWritten() : 0},
                     {"trajectory_frames", w_->frames},
@@ -235,6 +263,7 @@ std::vector<std::string> RunOutputs::files() const {
     if (w_->text) f.push_back(kTextName);
     if (w_->lines) f.push_back(kLinesName);
     if (w_->areas) f.push_back(kAreasName);
+    if (w_->incidents) f.push_back(kIncidentsName);
     return f;
 }
 
