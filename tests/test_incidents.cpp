@@ -183,6 +183,30 @@ TEST(Incidents, SameResultsForOneAndTwoThreads) {
     }
 }
 
+TEST(Incidents, AnIncidentAddedWhileRunningActsAsTheSameIncidentInTheFile) {
+    auto exitsOf = [](Simulation& sim) {
+        while (!sim.finished() && sim.time() < 150.0) sim.step();
+        return sim.exits();
+    };
+    Simulation file(parseScene(square(kOneIncident), "incident-test"), Exec{Backend::Cpu, 2});
+    Simulation added(parseScene(square(""), "incident-test"), Exec{Backend::Cpu, 2});
+    while (added.time() < 1.0 - 1e-6) added.step();
+    added.addIncident(parseIncident(kOneIncident, added.scene(), "incident"));
+    const std::vector<ExitRecord> a = exitsOf(file), b = exitsOf(added);
+    ASSERT_EQ(a.size(), 300u);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t k = 0; k < a.size(); ++k) {
+        EXPECT_EQ(a[k].id, b[k].id);
+        EXPECT_EQ(a[k].time, b[k].time);
+    }
+    EXPECT_EQ(added.incidentStats().at(0).switched, 300);
+    // not before now, not twice
+    EXPECT_THROW(added.addIncident(parseIncident(R"({"name": "late", "position": [5, 5], "start": 1})", added.scene(), "i")),
+                 InputError);
+    EXPECT_THROW(added.addIncident(parseIncident(R"({"name": "fire", "position": [5, 5], "start": 500})", added.scene(), "i")),
+                 InputError);
+}
+
 TEST(Incidents, TwoIncidentsHidersReachTheShelterRespondersTheIncident) {
     // two incidents (eq. 4.8): walkers within 9 m of the first hide in a shelter in the north-west
     // corner, the rest escape; responders from the west approach the first incident

@@ -387,6 +387,11 @@ Scene parseSceneAt(const std::string& text, const std::string& path);
 /// key and the allowed values otherwise.
 EventSpec parseEvent(const std::string& text, const Scene& scene, const std::string& label);
 
+/// One incident from JSON text (as an item of the scene file's
+/// "incidents"), its switch rules naming @p scene's groups; InputError
+/// naming @p label, the key and the allowed values otherwise.
+IncidentSpec parseIncident(const std::string& text, const Scene& scene, const std::string& label);
+
 /// Rasterises @p scene: a cell is blocked when its centre is outside the
 /// domain or the walkable area, inside an obstacle or on a dark floor-plan
 /// pixel (centres on a polygon edge follow the crossing-number rule: lower

@@ -114,6 +114,14 @@ public:
     /// Throws InputError when the scene has neither, when e.time is before
     /// time(), or when the target does not exist (parseEvent checks JSON).
     void addEvent(const EventSpec& e);
+    /// Adds incident @p in (Scene::incidents) while the simulation runs, to a
+    /// scene that has incidents or behaviour groups (escape, hide, approach:
+    /// its step then has the incidents stages); it starts at the first step
+    /// starting at or after in.start. Throws InputError when the scene has
+    /// neither, when in.start is before time(), when the name is taken, or
+    /// when a switch rule names a group that does not exist (parseIncident
+    /// checks JSON).
+    void addIncident(const IncidentSpec& in);
     /// True when the duration or step limit is reached, or nobody is left
     /// and no source will spawn again.
     bool finished() const;

@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import json
 import os
-from typing import Any, Callable, Mapping, NamedTuple, Optional, Union
+from typing import Any, Callable, Mapping, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
@@ -247,6 +247,25 @@ class Simulation:
         except (TypeError, ValueError) as e:
             raise InputError(f"event: {event!r} is not allowed ({e}) (allowed: finite numbers and strings)") from None
         self._sim.add_event(text)
+
+    def add_incident(self, name: str, position: Sequence[float], radius: float = 2.0, start: Optional[float] = None,
+                     offset: float = 0.0, weight: float = 2.0, switch: Sequence[Mapping[str, Any]] = ()) -> None:
+        """Adds an incident while the simulation runs (as an item of the scene
+        file's ``incidents``): a disc of harm of ``radius`` [m] at
+        ``position`` [x, y] that starts at the first step at or after
+        ``start`` [s] (default: now), with eq. 4.8's ``offset`` [s], eq. 4.9's
+        ``weight`` and ``switch`` rules (dicts with ``from``, ``to`` and
+        optional ``fraction``, ``within``) applied when it starts. The scene
+        needs incidents or behaviour groups (escape, hide, approach); errors
+        are InputError with the scene file's messages."""
+        incident = {"name": name, "position": list(position), "radius": radius,
+                    "start": self.time if start is None else start, "offset": offset, "weight": weight,
+                    "switch": [dict(r) for r in switch]}
+        try:
+            text = json.dumps(incident, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise InputError(f"incident: {incident!r} is not allowed ({e}) (allowed: finite numbers and strings)") from None
+        self._sim.add_incident(text)
 
     def finish(self, interrupted: Optional[bool] = None) -> dict:
         """Closes the outputs and writes summary.json and exits.csv (with

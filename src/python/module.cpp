@@ -130,6 +130,12 @@ public:
         s.addEvent(parseEvent(text, s.scene(), "event"));
     }
 
+    /// An incident ({"name", "position", ...} as JSON) added to the timeline.
+    void addIncident(const std::string& text) {
+        Simulation& s = run_->sim();
+        s.addIncident(parseIncident(text, s.scene(), "incident"));
+    }
+
     std::string finish(bool interrupted) {
         const std::string s = run_->finish(interrupted).dump();
         throwWriteError();
@@ -173,6 +179,7 @@ NB_MODULE(_ccrowd, m) {
         .def("run", &PySimulation::run, "until"_a, "progress"_a.none())
         .def("finish", &PySimulation::finish, "interrupted"_a)
         .def("add_event", &PySimulation::addEvent, "text"_a)
+        .def("add_incident", &PySimulation::addIncident, "text"_a)
         .def("summary", [](const PySimulation& s, bool interrupted) { return s.runner().summary(interrupted).dump(); },
              "interrupted"_a)
         .def_prop_ro("note", &PySimulation::note)

@@ -86,3 +86,12 @@ void addBorderGoal(Scene& s) {
 }
 
 }  // namespace ccrowd::scene_detail
+
+namespace ccrowd {
+
+IncidentSpec parseIncident(const std::string& text, const Scene& scene, const std::string& label) {
+    const scene_detail::json doc = scene_detail::parseJsonText(text, label);
+    return scene_detail::parseIncident(scene_detail::Node(doc, "", label), scene);
+}
+
+}  // namespace ccrowd

@@ -12,6 +12,7 @@
 #include <numeric>
 
 #include "ccrowd/eikonal.hpp"
+#include "ccrowd/error.hpp"
 #include "kernels/incident.hpp"
 #include "sim/sim_state.hpp"
 
@@ -175,7 +176,33 @@ void runIncidentCost(SimState& s) {
 
 }  // namespace
 
-bool hasIncidents(const Scene& scene) { return !scene.incidents.empty(); }
+bool hasIncidents(const Scene& scene) {
+    if (!scene.incidents.empty()) return true;
+    for (const GroupSpec& g : scene.groups)
+        if (g.behaviour != Behaviour::Walk) return true;
+    return false;
+}
+
+void addIncident(SimState& s, const IncidentSpec& in) {
+    if (!hasIncidents(s.scene))
+        throw InputError(fieldMessage("incident", "'" + in.name + "'", "the scene has no incidents and no behaviour groups",
+                                      "a scene with \"incidents\" or a group whose \"behaviour\" is escape, hide or approach"));
+    if (!(in.start >= s.time - 1e-9))
+        throw InputError(fieldMessage("incident start", std::to_string(in.start), "before the simulation's time",
+                                      ">= " + std::to_string(s.time) + " s"));
+    for (const IncidentSpec& other : s.scene.incidents)
+        if (other.name == in.name)
+            throw InputError(fieldMessage("incident name", "'" + in.name + "'", "taken by another incident", "a new name"));
+    // appended to the scene; among those not started, in start order (ties: the order added)
+    IncidentLayers& L = s.incidents;
+    s.scene.incidents.push_back(in);
+    const int idx = static_cast<int>(s.scene.incidents.size()) - 1;
+    L.startedAt.push_back(-1.0);
+    L.switched.push_back(0);
+    auto at = std::upper_bound(L.order.begin() + static_cast<std::ptrdiff_t>(L.next), L.order.end(), in.start,
+                               [&](double t, int k) { return t < s.scene.incidents[static_cast<std::size_t>(k)].start; });
+    L.order.insert(at, idx);
+}
 
 void setupIncidents(SimState& s) {
     IncidentLayers& L = s.incidents;

@@ -21,13 +21,18 @@ namespace ccrowd::sim {
 
 struct SimState;
 
-/// True when @p scene has incidents.
+/// True when @p scene has incidents or behaviour groups (escape, hide,
+/// approach): what incidents (the file's, or added while it runs) act on.
 bool hasIncidents(const Scene& scene);
 
 /// Allocates the incident layers of @p s (every cell +inf distance: no
 /// incident yet) and points the escape and hide fields' eikonal problems at
 /// the incident cost. Call once, before the first step.
 void setupIncidents(SimState& s);
+
+/// Adds @p in to @p s's incidents, to start at the first step at or after
+/// in.start (Simulation::addIncident's checks).
+void addIncident(SimState& s, const IncidentSpec& in);
 
 /// The incidents stage (StagePhase::Fields).
 Stage incidentsStage();

@@ -133,6 +133,7 @@ void Simulation::Impl::step() {
 Simulation::Simulation(Scene scene, const Exec& ex) : impl_(std::make_unique<Impl>(std::move(scene), ex)) {}
 
 void Simulation::addEvent(const EventSpec& e) { sim::addEvent(*impl_->state, e); }
+void Simulation::addIncident(const IncidentSpec& in) { sim::addIncident(*impl_->state, in); }
 Simulation::~Simulation() = default;
 
 void Simulation::step() { impl_->step(); }

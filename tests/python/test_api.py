@@ -177,3 +177,31 @@ def test_events_added_while_running(room_exit):
     plain = ccrowd.Simulation(room_exit, "cpu", 1)
     with pytest.raises(ccrowd.InputError, match="barrier"):
         plain.add_event(1.0, "close", "door")
+
+
+def test_incidents_added_while_running(room_exit):
+    # an escape group beside the room's occupants; an incident added from Python at 2 s turns them all
+    scene = ccrowd.load_scene(room_exit)
+    scene.set("groups", scene.get("groups") + [{"name": "escapers", "behaviour": "escape", "count": 0}]).check()
+    sim = ccrowd.Simulation(scene, "cpu", 1)
+    assert sim.stage_names[0] == "incidents" and "incident_cost" in sim.stage_names
+    sim.add_incident("fire", [5.0, 5.0], radius=1.0, start=2.0, switch=[{"from": "occupants", "to": "escapers"}])
+    sim.run(until=1.0)
+    assert sim.summary()["incidents"][0]["started_s"] is None
+    sim.run(until=3.0)
+    summary = sim.summary()
+    assert summary["incidents"][0]["started_s"] == pytest.approx(2.0, abs=0.051)
+    groups = {g["name"]: g for g in summary["groups"]}
+    assert groups["escapers"]["switched_in"] == groups["occupants"]["switched_out"] > 150
+    assert groups["occupants"]["remaining"] == 0
+    with pytest.raises(ccrowd.InputError, match="before the simulation's time"):
+        sim.add_incident("late", [5.0, 5.0], start=1.0)
+    with pytest.raises(ccrowd.InputError, match="taken"):
+        sim.add_incident("fire", [5.0, 5.0])
+    with pytest.raises(ccrowd.InputError, match="unknown group"):
+        sim.add_incident("other", [5.0, 5.0], switch=[{"from": "nobody", "to": "escapers"}])
+    with pytest.raises(ccrowd.InputError, match="inside the domain"):
+        sim.add_incident("far", [500.0, 5.0])
+    plain = ccrowd.Simulation(room_exit, "cpu", 1)
+    with pytest.raises(ccrowd.InputError, match="behaviour groups"):
+        plain.add_incident("fire", [5.0, 5.0])
