@@ -13,25 +13,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "shell.hpp"
 #include "src/plot/canvas.hpp"
 
 namespace ccrowd::test {
-
-/// Exit code and combined output of a shell command.
-struct Result {
-    int code = -1;
-    std::string out;
-};
-inline Result shell(const std::string& cmd) {
-    Result r;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    while (fgets(buf, sizeof buf, p)) r.out += buf;
-    const int st = pclose(p);
-    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
 
 /// Runs ccrowd with @p args under a virtual X server. LeakSanitizer is off
 /// for it: Mesa and Xlib keep allocations until exit by design.

@@ -4,25 +4,22 @@
 /// more updates per cell than the default value-ordered one, same answer),
 /// and values out of range are refused naming the option.
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "shell.hpp"
+
 namespace ccrowd::test {
 namespace {
 
+/// `ccrowd ARGS`: exit code and combined output.
 int runCli(const std::string& args, std::string* out) {
-    FILE* p = popen((std::string(CCROWD_EXE) + " " + args + " 2>&1").c_str(), "r");
-    if (!p) return -1;
-    char buf[4096];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out->append(buf, n);
-    const int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const Result r = shell(std::string(CCROWD_EXE) + " " + args);
+    *out = r.out;
+    return r.code;
 }
 
 /// The fim rows' (updates per cell, max |diff| vs fmm) of one bench run on the CPU.
