@@ -21,6 +21,7 @@
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
 #include "kernels/incident.hpp"
+#include "src/output/snapshot_fields.hpp"
 
 namespace ccrowd::test {
 namespace {
@@ -249,6 +250,34 @@ TEST(Incidents, TwoIncidentsHidersReachTheShelterRespondersTheIncident) {
         }
     }
     EXPECT_EQ(g[3].exited, 10);
+}
+
+TEST(Incidents, SnapshotsHoldTheIncidentLayer) {
+    Simulation sim(parseScene(square(kOneIncident), "incident-test"), Exec{Backend::Cpu, 2});
+    const output::SnapshotFieldSet fields = output::parseSnapshotFields("density, incident_distance");
+    auto layer = [&]() -> std::vector<float> {
+        for (const io::SnapshotField& f : output::snapshotFrame(sim, fields).fields)
+            if (f.name == "incident_distance") return f.data;
+        return {};
+    };
+    // before the start: +inf everywhere
+    const std::vector<float> before = layer();
+    ASSERT_EQ(before.size(), static_cast<std::size_t>(sim.grid().nx * sim.grid().ny));
+    for (float v : before) ASSERT_TRUE(std::isinf(v) && v > 0.f);
+    while (sim.time() < 2.5) sim.step();
+    // after: |centre - (20, 20)| - 3 at every cell
+    const std::vector<float> after = layer();
+    const GridInfo g = sim.grid().info();
+    for (int j = 0; j < g.ny; j += 7)
+        for (int i = 0; i < g.nx; i += 7)
+            EXPECT_NEAR(after[static_cast<std::size_t>(g.index(i, j))], std::hypot(g.centreX(i) - 20.0, g.centreY(j) - 20.0) - 3.0, 1e-4);
+    // a scene without incidents has no such layer
+    Simulation plain(parseScene(R"({"format": "ccrowd-scene", "version": 1, "domain": {"width": 10, "height": 10},
+        "goals": [{"name": "g", "areas": [{"rect": {"min": [9, 0], "max": [10, 10]}}]}],
+        "groups": [{"name": "p", "count": 5, "spawn": [{"rect": {"min": [1, 1], "max": [4, 9]}}], "route": ["g"]}]})", "plain"),
+                     Exec{Backend::Cpu, 1});
+    EXPECT_EQ(plain.incidentDistance(), nullptr);
+    for (const io::SnapshotField& f : output::snapshotFrame(plain, fields).fields) EXPECT_NE(f.name, "incident_distance");
 }
 
 TEST(Incidents, EscapeWithoutARouteGetsTheBorderGoal) {

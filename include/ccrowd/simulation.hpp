@@ -143,6 +143,10 @@ public:
     const std::vector<GroupStats>& groupStats() const;
     /// Per scene incident, in the file's order: when it started and whom it switched.
     std::vector<IncidentStats> incidentStats() const;
+    /// Per cell, the signed distance to the nearest started incident's harm
+    /// disc (< 0 inside, +inf before any started) [Units: m]; null in scenes
+    /// without incidents or behaviour groups. Host copy (kept current).
+    const Field<float>* incidentDistance() const;
     const std::vector<ExitRecord>& exits() const;
 
     /// Agents now (a host copy; CUDA: the agent table lives on the device

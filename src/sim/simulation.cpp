@@ -174,6 +174,10 @@ std::vector<IncidentStats> Simulation::incidentStats() const {
         out.push_back({m.scene.incidents[k].name, m.incidents.startedAt[k], m.incidents.switched[k]});
     return out;
 }
+const Field<float>* Simulation::incidentDistance() const {
+    const sim::SimState& m = *impl_->state;
+    return sim::hasIncidents(m.scene) ? &m.incidents.distance : nullptr;
+}
 AgentSnapshot Simulation::agents() const { return impl_->state->agents.snapshot(impl_->state->scene); }
 const Field<float>& Simulation::density() const { return impl_->onHost(impl_->state->density); }
 float Simulation::maxDensity() const { return sim::maxDensity(impl_->state->ex, impl_->state->density.view(impl_->state->ex)); }
