@@ -337,11 +337,14 @@ class Simulation:
     def agents(self) -> dict:
         """The agent table without copying: ``x``, ``y`` [m], ``vx``, ``vy``
         [m/s], ``px``, ``py`` (preferred velocity) [m/s], ``vmax`` [m/s],
-        ``id``, ``field`` (potential followed) and, on the CPU, ``group``
-        (a small computed array). Valid until the next step."""
+        ``id``, ``field`` (potential followed), and ``group`` (computed from
+        the field: a small NumPy array; on CUDA a host copy, the only
+        column that crosses). Valid until the next step."""
         cols = dict(self._sim.agent_columns())
         if isinstance(cols["field"], np.ndarray):
             cols["group"] = np.asarray(self.field_groups, dtype=np.int32)[cols["field"]] if len(cols["field"]) else np.zeros(0, np.int32)
+        else:
+            cols["group"] = self._sim.agent_groups()
         return cols
 
     def __repr__(self) -> str:

@@ -261,6 +261,12 @@ NB_MODULE(_ccrowd, m) {
             d["field"] = view(self, v.ex, v.agents.field.data, {n});
             d["id"] = view(self, v.ex, v.agents.id.data, {n});
             return d;
+        })
+        // each agent's group, in the table's order: a host copy (the table keeps the field, not the group)
+        .def("agent_groups", [](const PySimulation& s) {
+            AgentSnapshot a = s.sim().agents();
+            const std::size_t n = a.group.size();
+            return copyOf(std::move(a.group), {n});
         });
 }
 

@@ -63,6 +63,8 @@ def test_agents_are_the_table(room_exit):
     assert len(a["x"]) == sim.agent_count == 50
     assert sorted(a["id"].tolist()) == list(range(50))
     assert (a["group"] == 0).all()
+    # the group column as the C++ side derives it (what CUDA hands out, as a copy)
+    assert np.array_equal(sim._sim.agent_groups(), a["group"])
     # everyone starts in the spawn rectangle (0.5 .. 9.5 m)
     assert (a["x"] >= 0.5).all() and (a["x"] <= 9.5).all()
     sim.step(40)

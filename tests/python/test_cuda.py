@@ -47,6 +47,8 @@ def test_agent_columns_on_the_device(room_exit):
     assert x.shape == (50,) and sorted(ids.get().tolist()) == list(range(50))
     # everyone starts in the spawn rectangle (0.5 .. 9.5 m)
     assert float(x.min()) >= 0.5 and float(x.max()) <= 9.5
+    # the group: a host copy on CUDA
+    assert a["group"].shape == (50,) and (a["group"] == 0).all()
 
 
 def test_cuda_summary_matches_the_cpu(room_exit):
