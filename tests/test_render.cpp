@@ -39,7 +39,7 @@ protected:
     /// Renders frame 0 of the test scene with @p extra options into @p sub; returns it.
     Image frame0(const std::string& sub, const std::string& extra) {
         const std::string out = path(sub);
-        const Result r = ccrowdXvfb("render " + scene_ + " --frames 1 --size 400x200 --quiet --out " + out + " " + extra);
+        const Result r = ccrowdXvfb("render " + scene_ + " --frames 1 --size 400x200 --quiet --no-caption --out " + out + " " + extra);
         EXPECT_EQ(r.code, 0) << r.out;
         return loadPng(out + "/frame_000000.png");
     }
@@ -48,7 +48,7 @@ protected:
 
 TEST_F(RenderTest, WritesTheRequestedFramesAtTheRequestedSize) {
     const std::string out = path("frames");
-    const Result r = ccrowdXvfb("render " + scene_ + " --frames 3 --every 2 --size 320x160 --out " + out);
+    const Result r = ccrowdXvfb("render " + scene_ + " --frames 3 --every 2 --size 320x160 --no-caption --out " + out);
     ASSERT_EQ(r.code, 0) << r.out;
     int files = 0;
     for (const auto& e : fs::directory_iterator(out)) files += e.path().extension() == ".png";

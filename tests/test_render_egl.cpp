@@ -74,12 +74,38 @@ protected:
     }
     /// `render` of the test scene: @p frames frames, 10 steps apart, 400x200 px, into @p sub.
     std::string renderArgs(const std::string& sub, const std::string& extra, int frames = 3) {
-        return "render " + scene_ + " --frames " + std::to_string(frames) + " --every 10 --size 400x200 --out " + path(sub) + " " +
+        return "render " + scene_ + " --frames " + std::to_string(frames) + " --every 10 --size 400x200 --no-caption --out " + path(sub) + " " +
                extra;
     }
     Image frame(const std::string& sub, int f) { return loadPng(path(sub) + "/frame_00000" + std::to_string(f) + ".png"); }
     std::string scene_;
 };
+
+TEST_F(EglRenderTest, FramesCarryTheCaptionUnlessAskedNot) {
+    // the same frame with the caption (the default) and without: only the top-left corner differs
+    const Result plain = ccrowdNoDisplay(renderArgs("plain", "--overlay density", 1));
+    ASSERT_EQ(plain.code, 0) << plain.out;
+    std::string args = renderArgs("captioned", "--overlay density", 1);
+    args.replace(args.find(" --no-caption"), 13, "");
+    const Result captioned = ccrowdNoDisplay(args);
+    ASSERT_EQ(captioned.code, 0) << captioned.out;
+    const Image a = frame("plain", 0), b = frame("captioned", 0);
+    ASSERT_TRUE(a.px && b.px);
+    // the differing pixels: many, all in a box at the top-left corner
+    int differ = 0, x1 = 0, y1 = 0, x0 = b.w, y0 = b.h;
+    for (int y = 0; y < b.h; ++y)
+        for (int x = 0; x < b.w; ++x) {
+            if (a.at(x, y) == b.at(x, y)) continue;
+            ++differ;
+            x0 = std::min(x0, x); y0 = std::min(y0, y);
+            x1 = std::max(x1, x + 1); y1 = std::max(y1, y + 1);
+        }
+    EXPECT_GT(differ, 1000) << "the caption's panel, text, swatches and scale";
+    EXPECT_EQ(x0, 0);
+    EXPECT_EQ(y0, 0);
+    EXPECT_LE(x1, 300) << "the caption keeps to the top-left corner of a 400 px frame";
+    EXPECT_LE(y1, 100);
+}
 
 TEST_F(EglRenderTest, WithoutADisplayFramesComeThroughEglAndMatchTheGlxFrames) {
     if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not found for the GLX frames (Debian: apt-get install xvfb xauth libgl1-mesa-dri)";

@@ -59,6 +59,9 @@ void addCommonOptions(CLI::App* cmd, viewer::CommonOptions& o) {
     cmd->add_option("--colour", o.colour, "Agent colour: group (the scene's group colours), speed or pressure (viridis)")
         ->transform(CLI::CheckedTransformer(nameMap<viewer::ColourBy>(viewer::kColourNames), CLI::ignore_case));
     cmd->add_flag("--quiet", o.quiet, "No notes on stderr");
+    cmd->add_flag("!--no-caption", o.caption,
+                  "Leave out the caption of frames and screenshots (simulated time, agents per group with their colours, the "
+                  "overlay's colour scale)");
 }
 
 /// Parses "WxH" into @p w, @p h (16..8192 each).

@@ -39,6 +39,7 @@ struct CommonOptions {
     ColourBy colour = ColourBy::Group;
     int width = 960, height = 720;  ///< Framebuffer / window size. [Units: px] [Limit: 16..8192]
     bool quiet = false;             ///< No notes on stderr.
+    bool caption = true;            ///< Frames and screenshots carry the caption (frame_caption.hpp).
 };
 
 /// `ccrowd render`: PNG frames from an offscreen framebuffer.

@@ -15,6 +15,7 @@
 #include "ccrowd/simulation.hpp"
 #include "plot/png.hpp"
 #include "viewer/camera.hpp"
+#include "viewer/frame_caption.hpp"
 #include "viewer/gl.hpp"
 #include "viewer/headless_context.hpp"
 #include "viewer/offscreen.hpp"
@@ -64,7 +65,8 @@ int renderFrames(const RenderOptions& o) {
         const auto t0 = std::chrono::steady_clock::now();
         fb.bind();
         renderer.draw(cam, 1.f);
-        const plot::Canvas image = fb.read();
+        plot::Canvas image = fb.read();
+        if (o.caption) drawCaption(image, captionOf(sim, settings.colour, pub));
         drawMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         char name[32];
         std::snprintf(name, sizeof name, "frame_%06d.png", f);

@@ -83,6 +83,8 @@ void SimThread::publish(bool stepped) {
     stats_.time = sim_->time();
     stats_.steps = sim_->steps();
     stats_.agents = sim_->agentCount();
+    stats_.group_agents.clear();
+    for (const GroupStats& g : sim_->groupStats()) stats_.group_agents.push_back(g.remaining);
     stats_.finished = sim_->finished();
     const StageTimes& t = sim_->times();
     stats_.stage_names = t.names;

@@ -26,6 +26,7 @@ struct SimStats {
     double time = 0.0;         ///< Simulated time. [Units: s]
     long long steps = 0;       ///< Steps taken.
     int agents = 0;            ///< Agents in the domain.
+    std::vector<long long> group_agents;  ///< Agents in the domain per group (the frame caption).
     bool finished = false;     ///< Simulation::finished().
     std::vector<std::string> stage_names;  ///< The simulation's stages, in step order.
     std::vector<double> stage_ms;  ///< Mean per step, per stage. [Units: ms]

@@ -19,6 +19,7 @@
 #include "ccrowd/simulation.hpp"
 #include "plot/png.hpp"
 #include "viewer/camera.hpp"
+#include "viewer/frame_caption.hpp"
 #include "viewer/gl.hpp"
 #include "viewer/gl_window.hpp"
 #include "viewer/offscreen.hpp"
@@ -193,7 +194,14 @@ int viewScene(const ViewOptions& o) {
             const std::string path = screenshotPath();
             glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
             glReadBuffer(GL_BACK);
-            plot::writePng(path, readFramebuffer(fbw, fbh));
+            plot::Canvas shot = readFramebuffer(fbw, fbh);
+            if (o.caption) {
+                // the caption of the publication on screen (the panel's time and counts)
+                runner->read([&](const PublishedState& pub, const SimStats& st) {
+                    drawCaption(shot, captionOf(runner->simulation().scene(), st.time, st.group_agents, ps.draw.colour, pub));
+                });
+            }
+            plot::writePng(path, shot);
             std::cerr << "screenshot " << path << "\n";
         }
         ps.frame_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
