@@ -168,9 +168,12 @@ void runIncidents(SimState& s) {
     }
 }
 
-/// Eq. 4.9 on the escape and hide fields' cost.
+/// Eq. 4.9 on the escape and hide fields' cost, when some agent follows one of them.
 void runIncidentCost(SimState& s) {
     IncidentLayers& L = s.incidents;
+    const std::vector<int>& used = s.agents.fieldsInUse();
+    if (std::none_of(L.scaledFields.begin(), L.scaledFields.end(), [&](int k) { return used[static_cast<std::size_t>(k)] != 0; }))
+        return;
     incidentCost(s.ex, s.gi, s.cost.view(s.ex), L.distance.view(s.ex), L.weight.view(s.ex), L.cost.view(s.ex));
 }
 
