@@ -2,19 +2,23 @@
 /// The caption of rendered frames and screenshots (src/viewer/frame_caption.hpp):
 /// a light panel in the top-left corner with the time, a swatch in each
 /// group's colour, the overlay's viridis scale; the counts come from the
-/// simulation; the rest of the image is untouched.
+/// simulation; the rest of the image is untouched; the started incidents
+/// named, and drawn as rings on their harm radius (incident_rings.hpp).
 
 #include <gtest/gtest.h>
 
 #include "ccrowd/config.hpp"
 
 #if CCROWD_HAVE_VIEWER
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
 #include "plot/colormap.hpp"
 #include "viewer/frame_caption.hpp"
+#include "viewer/incident_rings.hpp"
 #include "viewer/published_state.hpp"
 
 namespace ccrowd::test {
@@ -90,6 +94,44 @@ TEST(FrameCaption, CountsAndScaleComeFromTheSimulation) {
     EXPECT_EQ(c.overlayName, "density");
     EXPECT_EQ(c.lo, pub.overlayLo());
     EXPECT_EQ(c.hi, pub.overlayHi());
+}
+
+TEST(IncidentRings, ARingOnTheHarmRadiusPerStartedIncident) {
+    Scene s;
+    IncidentSpec a, b;
+    a.name = "a"; a.position = {10.f, 5.f}; a.radius = 2.f;
+    b.name = "b"; b.position = {3.f, 4.f}; b.radius = 0.5f;
+    s.incidents = {a, b};
+    EXPECT_TRUE(viewer::incidentRings(s, {}).empty());
+    const std::vector<float> r = viewer::incidentRings(s, {1});
+    ASSERT_EQ(r.size(), 4u * viewer::kIncidentRingSegments);
+    for (std::size_t k = 0; k < r.size(); k += 2) EXPECT_NEAR(std::hypot(r[k] - 3.f, r[k + 1] - 4.f), 0.5, 1e-5);
+    // consecutive segments join: a closed ring
+    for (std::size_t k = 4; k < r.size(); k += 4) {
+        EXPECT_FLOAT_EQ(r[k], r[k - 2]);
+        EXPECT_FLOAT_EQ(r[k + 1], r[k - 1]);
+    }
+    EXPECT_EQ(viewer::incidentRings(s, {0, 1}).size(), 8u * viewer::kIncidentRingSegments);
+}
+
+TEST(FrameCaption, StartedIncidentsAreNamed) {
+    Simulation sim(parseScene(R"({"format": "ccrowd-scene", "version": 1, "domain": {"width": 10, "height": 10},
+        "goals": [{"name": "g", "areas": [{"rect": {"min": [9, 0], "max": [10, 10]}}]}],
+        "groups": [{"name": "a", "count": 7, "spawn": [{"rect": {"min": [1, 1], "max": [4, 9]}}], "route": ["g"]},
+                   {"name": "run", "behaviour": "escape", "count": 0}],
+        "incidents": [{"name": "fire", "position": [5, 5], "radius": 1.5, "start": 0.1,
+                       "switch": [{"from": "a", "to": "run"}]}]})",
+                              "caption"),
+                   Exec{Backend::Cpu, 1});
+    viewer::PublishedState pub(sim);
+    pub.publish(sim, viewer::OverlayRequest{}, true);
+    EXPECT_TRUE(viewer::captionOf(sim, viewer::ColourBy::Group, pub).incidents.empty());
+    for (int k = 0; k < 3; ++k) sim.step();
+    const viewer::FrameCaption c = viewer::captionOf(sim, viewer::ColourBy::Group, pub);
+    ASSERT_EQ(c.incidents.size(), 1u);
+    EXPECT_EQ(c.incidents[0], "fire (r = 1.5 m)");
+    EXPECT_EQ(c.groups[1].agents, 7);
+    EXPECT_EQ(viewer::startedIncidents(sim), std::vector<int>{0});
 }
 
 }  // namespace

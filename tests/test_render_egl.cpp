@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -105,6 +106,29 @@ TEST_F(EglRenderTest, FramesCarryTheCaptionUnlessAskedNot) {
     EXPECT_EQ(y0, 0);
     EXPECT_LE(x1, 300) << "the caption keeps to the top-left corner of a 400 px frame";
     EXPECT_LE(y1, 100);
+}
+
+TEST_F(EglRenderTest, StartedIncidentsAreDrawnAsBlackRingsOnTheirHarmRadius) {
+    // the test scene with an incident at (6, 5), radius 2 m, started at once
+    std::string text = kScene;
+    text.insert(text.rfind('}'), R"(, "incidents": [{"name": "fire", "position": [6, 5], "radius": 2}])");
+    const std::string scene = write("incident.json", text);
+    const Result r = ccrowdNoDisplay("render " + scene + " --frames 1 --size 400x200 --no-caption --out " + path("ring"));
+    ASSERT_EQ(r.code, 0) << r.out;
+    const Image img = loadPng(path("ring") + "/frame_000000.png");
+    ASSERT_TRUE(img.px);
+    // dark pixels (not the 64-grey wall) lie on the ring, 40 px from its centre at 20 px/m
+    int cx, cy, onRing = 0, offRing = 0;
+    pixelOf(6.f, 5.f, cx, cy);
+    for (int y = 0; y < img.h; ++y)
+        for (int x = 0; x < img.w; ++x) {
+            const plot::Rgb p = img.at(x, y);
+            if (std::max({p.r, p.g, p.b}) > 40) continue;
+            const double d = std::hypot(x + 0.5 - cx, y + 0.5 - cy);
+            (std::abs(d - 40.0) < 3.0 ? onRing : offRing) += 1;
+        }
+    EXPECT_GT(onRing, 150) << "a ring of 2 pi 40 = 251 px";
+    EXPECT_EQ(offRing, 0);
 }
 
 TEST_F(EglRenderTest, WithoutADisplayFramesComeThroughEglAndMatchTheGlxFrames) {

@@ -8,6 +8,7 @@
 
 #include "plot/colormap.hpp"
 #include "plot/text.hpp"
+#include "viewer/incident_rings.hpp"
 #include "viewer/overlay_field.hpp"
 #include "viewer/published_state.hpp"
 
@@ -27,7 +28,7 @@ std::string number(double v, const char* format) {
 }  // namespace
 
 FrameCaption captionOf(const Scene& scene, double time, const std::vector<long long>& groupAgents, ColourBy colour,
-                       const PublishedState& pub) {
+                       const PublishedState& pub, const std::vector<int>& startedIncidents) {
     FrameCaption c;
     c.time = time;
     // agents per group, in the group's colour
@@ -36,6 +37,11 @@ FrameCaption captionOf(const Scene& scene, double time, const std::vector<long l
         c.groups.push_back({scene.groups[g].name, plot::Rgb{rgb[0], rgb[1], rgb[2]}, g < groupAgents.size() ? groupAgents[g] : 0});
     }
     c.colourBy = kColourNames[static_cast<int>(colour)];
+    // the incidents started, as the black rings name them
+    for (int k : startedIncidents) {
+        const IncidentSpec& in = scene.incidents.at(static_cast<std::size_t>(k));
+        c.incidents.push_back(in.name + " (r = " + number(in.radius, "%g") + " m)");
+    }
     // the overlay's scale as published
     c.overlay = pub.overlayOn();
     if (c.overlay) {
@@ -52,7 +58,7 @@ FrameCaption captionOf(const Scene& scene, double time, const std::vector<long l
 FrameCaption captionOf(const Simulation& sim, ColourBy colour, const PublishedState& pub) {
     std::vector<long long> agents;
     for (const GroupStats& g : sim.groupStats()) agents.push_back(g.remaining);
-    return captionOf(sim.scene(), sim.time(), agents, colour, pub);
+    return captionOf(sim.scene(), sim.time(), agents, colour, pub, startedIncidents(sim));
 }
 
 void drawCaption(plot::Canvas& image, const FrameCaption& c) {
@@ -70,6 +76,7 @@ void drawCaption(plot::Canvas& image, const FrameCaption& c) {
         text.push_back("+" + std::to_string(c.groups.size() - listed) + " groups: " + std::to_string(rest));
     }
     if (c.colourBy != "group") text.push_back("agents coloured by " + c.colourBy);
+    for (const std::string& in : c.incidents) text.push_back("incident " + in);
     if (c.overlay) text.push_back(c.overlayName + (c.overlayUnits.empty() ? "" : " [" + c.overlayUnits + "]"));
     // the panel: wide enough for the longest line (after a swatch) and the colour bar
     float width = 0.f;

@@ -26,6 +26,7 @@ struct FrameCaption {
         long long agents = 0;
     };
     std::vector<Group> groups;    ///< In the scene's order.
+    std::vector<std::string> incidents;  ///< Started incidents: "name (r = R m)".
     std::string colourBy;         ///< "group", "speed" or "pressure".
     bool overlay = false;         ///< An overlay is drawn (the scale below).
     std::string overlayName;      ///< e.g. "density".
@@ -34,9 +35,10 @@ struct FrameCaption {
 };
 
 /// The caption of @p scene at @p time with @p groupAgents agents per group
-/// (Simulation::groupStats' remaining), @p colour and the overlay @p pub published.
+/// (Simulation::groupStats' remaining), @p colour, the overlay @p pub published
+/// and the incidents @p startedIncidents (indices into Scene::incidents).
 FrameCaption captionOf(const Scene& scene, double time, const std::vector<long long>& groupAgents, ColourBy colour,
-                       const PublishedState& pub);
+                       const PublishedState& pub, const std::vector<int>& startedIncidents = {});
 /// The same for @p sim now.
 FrameCaption captionOf(const Simulation& sim, ColourBy colour, const PublishedState& pub);
 

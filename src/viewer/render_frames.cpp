@@ -18,6 +18,7 @@
 #include "viewer/frame_caption.hpp"
 #include "viewer/gl.hpp"
 #include "viewer/headless_context.hpp"
+#include "viewer/incident_rings.hpp"
 #include "viewer/offscreen.hpp"
 #include "viewer/published_state.hpp"
 #include "viewer/renderer.hpp"
@@ -53,6 +54,7 @@ int renderFrames(const RenderOptions& o) {
     const DrawSettings settings{o.overlay, o.potential_field, o.colour};
 
     double drawMs = 0.0;
+    std::size_t drawnIncidents = 0;
     for (int f = 0; f < o.frames; ++f) {
         // K steps (none before frame 0), then publish and fill the GL buffers
         bool stepped = false;
@@ -62,6 +64,12 @@ int renderFrames(const RenderOptions& o) {
         }
         if (f == 0 || stepped) pub.publish(sim, settings.overlayRequest(), stepped);
         renderer.sync(pub, settings.colour);
+        // the incidents started so far, as rings
+        const std::vector<int> started = startedIncidents(sim);
+        if (started.size() != drawnIncidents) {
+            renderer.setIncidents(incidentRings(sim.scene(), started));
+            drawnIncidents = started.size();
+        }
         const auto t0 = std::chrono::steady_clock::now();
         fb.bind();
         renderer.draw(cam, 1.f);

@@ -37,8 +37,15 @@ void Renderer::draw(const Camera& cam, float alpha) const {
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     const float arrowColour[4] = {1.f, 1.f, 1.f, 0.8f};
     arrows_.draw(cam, arrowColour);
+    const float incidentColour[4] = {0.f, 0.f, 0.f, 1.f};  // black: apart from the group colours and the overlay
+    incidents_.draw(cam, incidentColour);
     agents_.draw(cam, alpha);
     glDisable(GL_BLEND);
+}
+
+void Renderer::setIncidents(const std::vector<float>& rings) {
+    incidents_.setSegments(rings);
+    checkGl("Renderer::setIncidents");
 }
 
 }  // namespace ccrowd::viewer

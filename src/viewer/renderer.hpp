@@ -40,6 +40,9 @@ public:
     /// Draws into the current framebuffer (viewport already set to @p cam's size).
     /// @param alpha Interpolation between the previous (0) and the last step (1).
     void draw(const Camera& cam, float alpha) const;
+    /// The started incidents' rings (incident_rings.hpp), drawn over the
+    /// floor in black until the next call. [Units: m] [Size: 4 per segment]
+    void setIncidents(const std::vector<float>& rings);
 
     int agentsDrawn() const { return agents_.count(); }
     /// Draw calls of the agents in the last draw (1 whatever their number).
@@ -51,6 +54,7 @@ private:
     SceneLayer scene_;
     AgentLayer agents_;
     LineLayer arrows_;
+    LineLayer incidents_;
     long long agentsVersion_ = -1, overlayVersion_ = -1;
     ColourBy colour_ = ColourBy::Group;
     double syncMs_ = 0.0;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "viewer/incident_rings.hpp"
+
 namespace ccrowd::viewer {
 
 namespace {
@@ -85,6 +87,7 @@ void SimThread::publish(bool stepped) {
     stats_.agents = sim_->agentCount();
     stats_.group_agents.clear();
     for (const GroupStats& g : sim_->groupStats()) stats_.group_agents.push_back(g.remaining);
+    stats_.started_incidents = startedIncidents(*sim_);
     stats_.finished = sim_->finished();
     const StageTimes& t = sim_->times();
     stats_.stage_names = t.names;

@@ -22,6 +22,7 @@
 #include "viewer/frame_caption.hpp"
 #include "viewer/gl.hpp"
 #include "viewer/gl_window.hpp"
+#include "viewer/incident_rings.hpp"
 #include "viewer/offscreen.hpp"
 #include "viewer/panel.hpp"
 #include "viewer/renderer.hpp"
@@ -182,6 +183,9 @@ int viewScene(const ViewOptions& o) {
         // the last publication into the GL buffers (written on the simulation's side)
         runner->read([&](const PublishedState& pub, const SimStats& st) {
             renderer->sync(pub, ps.draw.colour);
+            // the incidents started so far, as rings
+            if (st.started_incidents.size() != stats.started_incidents.size())
+                renderer->setIncidents(incidentRings(runner->simulation().scene(), st.started_incidents));
             stats = st;
         });
 
@@ -198,7 +202,8 @@ int viewScene(const ViewOptions& o) {
             if (o.caption) {
                 // the caption of the publication on screen (the panel's time and counts)
                 runner->read([&](const PublishedState& pub, const SimStats& st) {
-                    drawCaption(shot, captionOf(runner->simulation().scene(), st.time, st.group_agents, ps.draw.colour, pub));
+                    drawCaption(shot, captionOf(runner->simulation().scene(), st.time, st.group_agents, ps.draw.colour, pub,
+                                                st.started_incidents));
                 });
             }
             plot::writePng(path, shot);

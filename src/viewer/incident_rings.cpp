@@ -1,0 +1,35 @@
+/// @file incident_rings.cpp
+/// Rings of the started incidents (incident_rings.hpp).
+
+#include "viewer/incident_rings.hpp"
+
+#include <cmath>
+
+namespace ccrowd::viewer {
+
+std::vector<float> incidentRings(const Scene& scene, const std::vector<int>& started) {
+    std::vector<float> out;
+    const double step = 2.0 * 3.14159265358979323846 / kIncidentRingSegments;
+    for (int k : started) {
+        const IncidentSpec& in = scene.incidents.at(static_cast<std::size_t>(k));
+        // the harm disc's edge, one chord per segment
+        for (int s = 0; s < kIncidentRingSegments; ++s) {
+            const double a = s * step, b = (s + 1) * step;
+            out.insert(out.end(), {static_cast<float>(in.position.x + in.radius * std::cos(a)),
+                                   static_cast<float>(in.position.y + in.radius * std::sin(a)),
+                                   static_cast<float>(in.position.x + in.radius * std::cos(b)),
+                                   static_cast<float>(in.position.y + in.radius * std::sin(b))});
+        }
+    }
+    return out;
+}
+
+std::vector<int> startedIncidents(const Simulation& sim) {
+    std::vector<int> out;
+    const std::vector<IncidentStats> in = sim.incidentStats();
+    for (std::size_t k = 0; k < in.size(); ++k)
+        if (in[k].started_at >= 0.0) out.push_back(static_cast<int>(k));
+    return out;
+}
+
+}  // namespace ccrowd::viewer
