@@ -131,7 +131,7 @@ TEST(FrameCaption, StartedIncidentsAreNamed) {
     ASSERT_EQ(c.incidents.size(), 1u);
     EXPECT_EQ(c.incidents[0], "fire (r = 1.5 m)");
     EXPECT_EQ(c.groups[1].agents, 7);
-    EXPECT_EQ(viewer::startedIncidents(sim), std::vector<int>{0});
+    EXPECT_EQ(sim.startedIncidents(), std::vector<int>{0});
 }
 
 }  // namespace

@@ -143,6 +143,8 @@ public:
     const std::vector<GroupStats>& groupStats() const;
     /// Per scene incident, in the file's order: when it started and whom it switched.
     std::vector<IncidentStats> incidentStats() const;
+    /// The incidents started so far, in start order (indices into Scene::incidents).
+    const std::vector<int>& startedIncidents() const;
     /// Per cell, the signed distance to the nearest started incident's harm
     /// disc (< 0 inside, +inf before any started) [Units: m]; null in scenes
     /// without incidents or behaviour groups. Host copy (kept current).

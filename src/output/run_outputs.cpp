@@ -172,11 +172,7 @@ void RunOutputs::observe(const Simulation& sim) {
         w_->areas->writeCsv(opt_.dir + "/" + kAreasName);
     // the behaviour groups around the started incidents
     if (w_->incidents) {
-        std::vector<int> started;
-        const std::vector<IncidentStats> in = sim.incidentStats();
-        for (std::size_t k = 0; k < in.size(); ++k)
-            if (in[k].started_at >= 0.0) started.push_back(static_cast<int>(k));
-        if (w_->incidents->observe(t, started, a.size(), a.group.data(), a.x.data(), a.y.data()) > 0)
+        if (w_->incidents->observe(t, sim.startedIncidents(), a.size(), a.group.data(), a.x.data(), a.y.data()) > 0)
             w_->incidents->writeCsv(opt_.dir + "/" + kIncidentsName);
     }
     const std::vector<ExitRecord>& exits = sim.exits();

@@ -174,6 +174,7 @@ std::vector<IncidentStats> Simulation::incidentStats() const {
         out.push_back({m.scene.incidents[k].name, m.incidents.startedAt[k], m.incidents.switched[k]});
     return out;
 }
+const std::vector<int>& Simulation::startedIncidents() const { return impl_->state->incidents.started; }
 const Field<float>* Simulation::incidentDistance() const {
     const sim::SimState& m = *impl_->state;
     return sim::hasIncidents(m.scene) ? &m.incidents.distance : nullptr;

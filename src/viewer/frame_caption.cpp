@@ -8,7 +8,6 @@
 
 #include "plot/colormap.hpp"
 #include "plot/text.hpp"
-#include "viewer/incident_rings.hpp"
 #include "viewer/overlay_field.hpp"
 #include "viewer/published_state.hpp"
 
@@ -58,7 +57,7 @@ FrameCaption captionOf(const Scene& scene, double time, const std::vector<long l
 FrameCaption captionOf(const Simulation& sim, ColourBy colour, const PublishedState& pub) {
     std::vector<long long> agents;
     for (const GroupStats& g : sim.groupStats()) agents.push_back(g.remaining);
-    return captionOf(sim.scene(), sim.time(), agents, colour, pub, startedIncidents(sim));
+    return captionOf(sim.scene(), sim.time(), agents, colour, pub, sim.startedIncidents());
 }
 
 void drawCaption(plot::Canvas& image, const FrameCaption& c) {

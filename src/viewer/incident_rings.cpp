@@ -24,12 +24,4 @@ std::vector<float> incidentRings(const Scene& scene, const std::vector<int>& sta
     return out;
 }
 
-std::vector<int> startedIncidents(const Simulation& sim) {
-    std::vector<int> out;
-    const std::vector<IncidentStats> in = sim.incidentStats();
-    for (std::size_t k = 0; k < in.size(); ++k)
-        if (in[k].started_at >= 0.0) out.push_back(static_cast<int>(k));
-    return out;
-}
-
 }  // namespace ccrowd::viewer

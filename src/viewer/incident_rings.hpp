@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "ccrowd/scene.hpp"
-#include "ccrowd/simulation.hpp"
 
 namespace ccrowd::viewer {
 
@@ -18,8 +17,5 @@ constexpr int kIncidentRingSegments = 48;
 /// kIncidentRingSegments segments (x0, y0, x1, y1) each, on the harm radius.
 /// [Units: m] [Size: 4 per segment]
 std::vector<float> incidentRings(const Scene& scene, const std::vector<int>& started);
-
-/// The incidents of @p sim started so far (indices into its scene's incidents).
-std::vector<int> startedIncidents(const Simulation& sim);
 
 }  // namespace ccrowd::viewer

@@ -65,7 +65,7 @@ int renderFrames(const RenderOptions& o) {
         if (f == 0 || stepped) pub.publish(sim, settings.overlayRequest(), stepped);
         renderer.sync(pub, settings.colour);
         // the incidents started so far, as rings
-        const std::vector<int> started = startedIncidents(sim);
+        const std::vector<int>& started = sim.startedIncidents();
         if (started.size() != drawnIncidents) {
             renderer.setIncidents(incidentRings(sim.scene(), started));
             drawnIncidents = started.size();

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "viewer/incident_rings.hpp"
-
 namespace ccrowd::viewer {
 
 namespace {
@@ -87,7 +85,7 @@ void SimThread::publish(bool stepped) {
     stats_.agents = sim_->agentCount();
     stats_.group_agents.clear();
     for (const GroupStats& g : sim_->groupStats()) stats_.group_agents.push_back(g.remaining);
-    stats_.started_incidents = startedIncidents(*sim_);
+    stats_.started_incidents = sim_->startedIncidents();
     stats_.finished = sim_->finished();
     const StageTimes& t = sim_->times();
     stats_.stage_names = t.names;
