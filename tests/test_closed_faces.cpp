@@ -33,7 +33,7 @@ Scene hall(const std::vector<Polygon>& walls, int count = 1) {
     s.height = 4.f;
     s.cell = 0.25f;
     s.obstacles = walls;
-    s.goals.push_back({"exit", {rect(9.f, 0.f, 10.f, 1.f)}, 0.f, true});
+    s.goals.push_back({"exit", {rect(9.f, 0.f, 10.f, 1.f)}, 0.f, true, {}});
     GroupSpec g;
     g.name = "g";
     g.spawn = {rect(0.5f, 0.25f, 4.f, 2.75f)};

@@ -156,7 +156,10 @@ TEST(Events, AnEventAddedWhileRunningActsAsTheSameEventInTheFile) {
                                 "plain"),
                      Exec{Backend::Cpu, 0});
     EXPECT_NE(plain.stageNames().front(), "events");
-    EXPECT_THROW(plain.addEvent(EventSpec{1.0, EventAction::Open, "door", 0.f}), InputError);
+    EventSpec open;
+    open.time = 1.0;
+    open.target = "door";
+    EXPECT_THROW(plain.addEvent(open), InputError);
 }
 
 TEST(Events, BadEventsNameTheFieldAndTheAllowedValues) {

@@ -31,7 +31,7 @@ Scene sceneWith(float w, float h, float cell, std::vector<Polygon> spawn, int co
     s.width = w;
     s.height = h;
     s.cell = cell;
-    s.goals.push_back({"goal", {rectPoly(w - 1, 0, w, h)}, 0.f, true});
+    s.goals.push_back({"goal", {rectPoly(w - 1, 0, w, h)}, 0.f, true, {}});
     GroupSpec g;
     g.name = "g";
     g.spawn = std::move(spawn);

@@ -44,7 +44,7 @@ Scene sceneWith(float w, float h, float cell, const Polygon& goal, const Polygon
     s.width = w;
     s.height = h;
     s.cell = cell;
-    s.goals.push_back({"goal", {goal}, 0.f, true});
+    s.goals.push_back({"goal", {goal}, 0.f, true, {}});
     GroupSpec g;
     g.name = "g";
     g.spawn = {spawn};

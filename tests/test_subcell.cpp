@@ -33,7 +33,7 @@ Scene sceneOf(float w, float hgt, float cell) {
     s.height = hgt;
     s.cell = cell;
     const float b = cell > 0.5f ? cell : 0.5f;
-    s.goals.push_back({"goal", {rect(w - b, hgt - b, w, hgt)}, 0.f, true});
+    s.goals.push_back({"goal", {rect(w - b, hgt - b, w, hgt)}, 0.f, true, {}});
     GroupSpec g;
     g.name = "g";
     g.spawn = {rect(0.f, hgt - b, b, hgt)};

@@ -30,7 +30,7 @@ struct Walled {
         s.width = s.height = 10.f;
         s.cell = 0.25f;
         s.obstacles = {obstacle};
-        s.goals.push_back({"goal", {{{9.f, 9.f}, {10.f, 9.f}, {10.f, 10.f}, {9.f, 10.f}}}, 0.f, true});
+        s.goals.push_back({"goal", {{{9.f, 9.f}, {10.f, 9.f}, {10.f, 10.f}, {9.f, 10.f}}}, 0.f, true, {}});
         GroupSpec g;
         g.name = "g";
         g.spawn = {{{0.f, 0.f}, {1.f, 0.f}, {1.f, 1.f}, {0.f, 1.f}}};

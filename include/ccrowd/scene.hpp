@@ -71,6 +71,7 @@ struct GoalSpec {
     std::vector<Polygon> areas;     ///< [Limit: >= 1 polygon]
     float potential = 0.f;          ///< Initial potential of its cells (cost units). [Limit: finite, >= 0, <= 1e6]
     bool exit = true;               ///< Agents whose route ends here leave the simulation on reaching it (else they stay); earlier in a route it is a waypoint either way.
+    std::vector<bool> disabled;     ///< Per area: true while a disable_goal event has switched it off (its cells are no sources, nobody leaves there). Empty: all enabled.
 };
 
 /// How a group reacts to incidents (seed 002 §4.3, the behaviour groups).
@@ -110,6 +111,7 @@ struct DiscomfortSpec {
     Polygon area;
     float value = 1.f;              ///< Discomfort g. [Limit: >= 0, <= 1e6]
     std::string name;               ///< Optional; events name regions by it (an event changes every region of its name).
+    float spread = 0.f;             ///< Cells within this distance of `area` are inside too (grow_discomfort: a fire spreading). [Units: m] [Limit: >= 0]
 };
 
 /// A named obstacle that events open and close (a door leaf, a gate, a
@@ -125,14 +127,26 @@ enum class EventAction {
     Open,           ///< A barrier stops blocking.
     Close,          ///< A barrier blocks; agents inside it are pushed to the nearest open cell.
     SetDiscomfort,  ///< A named discomfort region's g becomes `value` (0: gone).
+    Move,           ///< A barrier's centre moves along `path` at `speed` (a vehicle, a closing barrier); agents in its way are pushed out.
+    MoveDiscomfort, ///< A named discomfort region's centre moves along `path` at `speed` (drifting smoke).
+    GrowDiscomfort, ///< A named discomfort region's edge spreads outward at `speed`, at most `distance` (a fire spreading).
+    EnableGoal,     ///< A goal's areas (or area `area`) become sources again.
+    DisableGoal,    ///< A goal's areas (or area `area`) stop being sources: no field leads there, nobody leaves there.
+    SetRoute,       ///< A group's route becomes `route`; its agents start the new route at its first goal.
+    StartIncident,  ///< An incident starts now, unless it has started already.
 };
 
 /// One change of the environment on the scene's timeline ("events").
 struct EventSpec {
     double time = 0.0;              ///< When it happens: the first step starting at or after it. [Units: s] [Limit: 0..1e9]
     EventAction action = EventAction::Open;
-    std::string target;             ///< The barrier (open, close) or discomfort region (set_discomfort). [Limit: an existing name]
+    std::string target;             ///< A barrier (open, close, move), a discomfort region (set_, move_, grow_discomfort), a goal (enable_, disable_goal), a group (set_route) or an incident (start_incident). [Limit: an existing name]
     float value = 0.f;              ///< set_discomfort: the new g. [Limit: 0..1e6]
+    std::vector<Vec2> path;         ///< move, move_discomfort: the points the target's centre (of its bounding box) passes, in order, from where it is. [Units: m] [Limit: 1..10^4 points, inside the domain]
+    float speed = 0.f;              ///< move, move_discomfort: along the path; grow_discomfort: of the edge. [Units: m/s] [Limit: > 0, <= 1e3]
+    float distance = std::numeric_limits<float>::infinity();  ///< grow_discomfort: the furthest the edge spreads from where it is. [Units: m] [Limit: > 0; +inf when absent]
+    int area = -1;                  ///< enable_goal, disable_goal: the goal's area index (from 0); -1: all of them. [Limit: -1..areas-1]
+    std::vector<std::string> route; ///< set_route: goal names in order. [Limit: >= 1, existing goals]
 };
 
 /// At an incident's start, agents of one group become another (seed 002:

@@ -231,17 +231,22 @@ class Simulation:
             return self.finish()
         return self.summary()
 
-    def add_event(self, time: float, action: str, target: str, value: Optional[float] = None) -> None:
+    def add_event(self, time: float, action: str, target: str, value: Optional[float] = None, **keys: Any) -> None:
         """Adds an event to the scene's timeline while it runs (as an item of
-        the scene file's ``events``): ``action`` ``"open"`` or ``"close"`` a
-        barrier, or ``"set_discomfort"`` of a named discomfort region to
-        ``value``; it applies at the first step starting at or after ``time``
-        [s] (not before :attr:`time`). The scene needs barriers or named
-        discomfort regions; errors are InputError with the scene file's
-        messages."""
-        event = {"time": time, "action": action, "target": target}
+        the scene file's ``events``): ``action`` ``"open"``, ``"close"`` or
+        ``"move"`` a barrier; ``"set_discomfort"`` (to ``value``),
+        ``"move_discomfort"`` or ``"grow_discomfort"`` a named discomfort
+        region; ``"enable_goal"`` or ``"disable_goal"`` a goal;
+        ``"set_route"`` of a group; ``"start_incident"``. The action's other
+        keys (``path``, ``speed``, ``distance``, ``area``, ``route``) are
+        keyword arguments, as in the scene file. It applies at the first step
+        starting at or after ``time`` [s] (not before :attr:`time`). The scene
+        needs a timeline (events, barriers or named discomfort regions);
+        errors are InputError with the scene file's messages."""
+        event: dict = {"time": time, "action": action, "target": target}
         if value is not None:
             event["value"] = value
+        event.update(keys)
         try:
             text = json.dumps(event, allow_nan=False)
         except (TypeError, ValueError) as e:

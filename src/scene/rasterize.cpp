@@ -63,13 +63,47 @@ void SceneGrid::cellOf(float x, float y, int& i, int& j) const {
     j = static_cast<int>(std::clamp(std::isnan(fj) ? 0.0 : fj, 0.0, static_cast<double>(ny - 1)));
 }
 
+/// Calls f(index) for every cell whose centre is within @p spread of
+/// polygon @p p (outside it; the cells inside are forCellsIn's).
+template <class F>
+void forCellsNear(const Polygon& p, float spread, const geom::GridGeom& g, F f) {
+    if (!(spread > 0.f) || p.empty()) return;
+    // the cells of the polygon's box grown by the spread
+    float x0 = p[0].x, x1 = p[0].x, y0 = p[0].y, y1 = p[0].y;
+    for (const Vec2& v : p) { x0 = std::min(x0, v.x); x1 = std::max(x1, v.x); y0 = std::min(y0, v.y); y1 = std::max(y1, v.y); }
+    const double r = std::min<double>(spread, 1e7);
+    const int i0 = g.firstColumnAtOrAfter(x0 - r), i1 = g.firstColumnAtOrAfter(x1 + r);
+    const int j0 = g.firstRowAtOrAfter(y0 - r), j1 = g.firstRowAtOrAfter(y1 + r);
+    const double r2 = r * r;
+    for (int j = j0; j < j1; ++j)
+        for (int i = i0; i < i1; ++i) {
+            // distance from the centre to the nearest edge
+            const double x = g.cx(i), y = g.cy(j);
+            if (geom::pointInPolygon(p, x, y)) continue;
+            double best = INFINITY;
+            for (std::size_t k = 0; k < p.size(); ++k) {
+                const Vec2& a = p[k];
+                const Vec2& b = p[(k + 1) % p.size()];
+                const double ex = b.x - a.x, ey = b.y - a.y, len2 = ex * ex + ey * ey;
+                const double t = len2 > 0 ? std::clamp(((x - a.x) * ex + (y - a.y) * ey) / len2, 0.0, 1.0) : 0.0;
+                const double dx = a.x + t * ex - x, dy = a.y + t * ey - y;
+                best = std::min(best, dx * dx + dy * dy);
+            }
+            if (best <= r2) f(i + j * g.nx);
+        }
+}
+
 void rasterizeDiscomfort(const Scene& s, Field<float>& out) {
     const geom::GridGeom g = scene_detail::gridGeom(s);
     std::vector<geom::Run> runs;
-    // the max of overlapping regions, 0 elsewhere
+    // the max of overlapping regions (each with the cells its spread reaches), 0 elsewhere
     out.assign(g.nx, g.ny, 0.f);
     float* d = out.host();
-    for (const DiscomfortSpec& r : s.discomfort) forCellsIn(r.area, g, runs, [&](int c) { d[c] = std::max(d[c], r.value); });
+    for (const DiscomfortSpec& r : s.discomfort) {
+        auto mark = [&](int c) { d[c] = std::max(d[c], r.value); };
+        forCellsIn(r.area, g, runs, mark);
+        forCellsNear(r.area, r.spread, g, mark);
+    }
 }
 
 SceneGrid rasterizeEnvironment(const Scene& scene) {
@@ -130,7 +164,9 @@ SceneGrid rasterizeEnvironment(const Scene& scene) {
     // (thinner than a cell) uses the open cells it overlaps.
     for (const GoalSpec& goal : s.goals) {
         std::vector<int> cells;
-        for (const Polygon& p : goal.areas) {
+        for (std::size_t a = 0; a < goal.areas.size(); ++a) {
+            if (a < goal.disabled.size() && goal.disabled[a]) continue;  // switched off by an event
+            const Polygon& p = goal.areas[a];
             bool anyCentre = false;
             forCellsIn(p, g, runs, [&](int c) {
                 anyCentre = true;

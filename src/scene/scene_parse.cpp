@@ -272,13 +272,13 @@ Scene parseDocument(const json& doc, const std::string& label) {
     // The environment's timeline: barriers, then the events that name them.
     forEachItem(root, "barriers", "barriers {\"name\", \"area\", \"closed\"}",
                 [&](const Node& v, std::size_t) { s.barriers.push_back(parseBarrier(v)); });
-    forEachItem(root, "events", "events {\"time\", \"action\", \"target\", ...}",
-                [&](const Node& v, std::size_t) { s.events.push_back(parseEvent(v, s)); });
-    sortEvents(s.events);
     // incidents and the behaviour groups' border goal
     forEachItem(root, "incidents", "incidents {\"name\", \"position\", \"radius\", \"start\", ...}",
                 [&](const Node& v, std::size_t) { s.incidents.push_back(parseIncident(v, s)); });
     addBorderGoal(s);
+    forEachItem(root, "events", "events {\"time\", \"action\", \"target\", ...}",
+                [&](const Node& v, std::size_t) { s.events.push_back(parseEvent(v, s)); });
+    sortEvents(s.events);
     optional(root, "model", [&](const Node& v) { s.params = parseModel(v); });
     return s;
 }

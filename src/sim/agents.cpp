@@ -20,12 +20,39 @@ static_assert(sizeof(AgentColumns<View1>) == kAgentColumnCount * sizeof(View1<fl
 static_assert(std::tuple_size<decltype(columnsOf(std::declval<AgentColumns<View1>&>()))>::value == kAgentColumnCount,
               "kAgentColumnCount differs from columnsOf()");
 
-int goalIndex(const Scene& scene, int group, int routeStep) {
-    const std::string& name = scene.groups[static_cast<std::size_t>(group)].route[static_cast<std::size_t>(routeStep)];
+int goalIndex(const Scene& scene, const std::string& name, const std::string& where) {
     for (std::size_t k = 0; k < scene.goals.size(); ++k)
         if (scene.goals[k].name == name) return static_cast<int>(k);
-    throw InputError("groups[" + std::to_string(group) + "].route[" + std::to_string(routeStep) + "] = '" + name +
-                     "': no goal of that name");
+    throw InputError(where + " = '" + name + "': no goal of that name");
+}
+
+int FieldTable::addRoute(int g, const std::vector<int>& goals) {
+    const std::size_t gi = static_cast<std::size_t>(g);
+    if (fieldOf.size() <= gi) fieldOf.resize(gi + 1);
+    // a route the group has had: its fields again (a route's fields are consecutive, from step 0)
+    for (int f = 0; f < size(); ++f) {
+        if (group[static_cast<std::size_t>(f)] != g || step[static_cast<std::size_t>(f)] != 0) continue;
+        std::vector<int> fs;
+        for (int k = f; k >= 0 && fs.size() < goals.size(); k = next[static_cast<std::size_t>(k)]) fs.push_back(k);
+        bool same = fs.size() == goals.size() && next[static_cast<std::size_t>(fs.back())] < 0;
+        for (std::size_t r = 0; same && r < goals.size(); ++r) same = goal[static_cast<std::size_t>(fs[r])] == goals[r];
+        if (same) {
+            fieldOf[gi] = fs;
+            return size();
+        }
+    }
+    // else one new field per route step
+    const int first = size();
+    fieldOf[gi].clear();
+    for (std::size_t r = 0; r < goals.size(); ++r) {
+        const int f = size();
+        group.push_back(g);
+        step.push_back(static_cast<int>(r));
+        goal.push_back(goals[r]);
+        next.push_back(r + 1 < goals.size() ? f + 1 : -1);
+        fieldOf[gi].push_back(f);
+    }
+    return first;
 }
 
 float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng) {
@@ -35,23 +62,36 @@ float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng) {
 
 AgentStore::AgentStore(FieldTable table, const Scene& scene, const SceneGrid& grid, const Exec& ex)
     : ex_(ex), table_(std::move(table)), grid_(grid.info()) {
+    setGoalCells(scene, grid);
+    buildRoutes(scene);
+}
+
+void AgentStore::setGoalCells(const Scene& scene, const SceneGrid& grid) {
     // the goals' cells, stacked per goal, on the Exec's side
     const std::size_t cells = static_cast<std::size_t>(grid.nx) * grid.ny;
-    goalMasks_.resize(static_cast<int>(cells * scene.goals.size()));
+    goalMasks_.vector().assign(cells * scene.goals.size(), 0);
     for (std::size_t k = 0; k < scene.goals.size(); ++k)
         for (int c : grid.goal_cells[k]) goalMasks_[k * cells + static_cast<std::size_t>(c)] = 1;
+    goalMasks_.toDevice(ex_);
+}
+
+void AgentStore::setTable(FieldTable table, const Scene& scene) {
+    table_ = std::move(table);
+    buildRoutes(scene);
+}
+
+void AgentStore::buildRoutes(const Scene& scene) {
     // per field: the goal ending its route step and what follows it
-    for (std::size_t f = 0; f < table_.group.size(); ++f) {
-        const std::size_t g = static_cast<std::size_t>(table_.group[f]), r = static_cast<std::size_t>(table_.step[f]);
-        const int goal = table_.routeGoal[g][r];
+    routeGoal_.vector().clear();
+    routeNext_.vector().clear();
+    for (int f = 0; f < table_.size(); ++f) {
+        const int goal = table_.goal[static_cast<std::size_t>(f)];
+        const int next = table_.next[static_cast<std::size_t>(f)];
         routeGoal_.vector().push_back(goal);
-        const bool last = r + 1 == table_.fieldOf[g].size();
-        routeNext_.vector().push_back(!last ? table_.fieldOf[g][r + 1]
-                                            : scene.goals[static_cast<std::size_t>(goal)].exit ? kRouteLeave : kRouteStay);
+        routeNext_.vector().push_back(next >= 0 ? next : scene.goals[static_cast<std::size_t>(goal)].exit ? kRouteLeave : kRouteStay);
     }
     for (Array<int>* a : {&routeGoal_, &routeNext_}) a->toDevice(ex_);
-    goalMasks_.toDevice(ex_);
-    record_.fieldsInUse.assign(table_.group.size(), 0);
+    record_.fieldsInUse.resize(static_cast<std::size_t>(table_.size()), 0);
 }
 
 void AgentStore::append(const std::vector<NewAgent>& born) {

@@ -34,18 +34,28 @@ struct NewAgent {
     int group = 0;
 };
 
-/// Index of the goal a group walks to at a route step.
-int goalIndex(const Scene& scene, int group, int routeStep);
+/// Index of the goal named @p name (routes name goals); throws InputError
+/// naming @p where when there is none.
+int goalIndex(const Scene& scene, const std::string& name, const std::string& where);
 
 /// Draws a free speed from normal(mean, sd) clamped to [min, max].
 float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng);
 
 /// Who follows a potential field, and which field a group follows at each
-/// route step: an agent's field says its group and route step.
+/// route step: an agent's field says its group and route step. A group
+/// whose route a set_route event changes has fields for each of its routes;
+/// `fieldOf` is its route of now.
 struct FieldTable {
     std::vector<int> group, step;               ///< [field] -> group, route step.
-    std::vector<std::vector<int>> fieldOf;      ///< [group][route step] -> field.
-    std::vector<std::vector<int>> routeGoal;    ///< [group][route step] -> goal index.
+    std::vector<int> goal;                      ///< [field] -> the goal ending its route step.
+    std::vector<int> next;                      ///< [field] -> the field of the route's next step (-1: the route's last).
+    std::vector<std::vector<int>> fieldOf;      ///< [group][route step] -> field, on the group's route of now.
+
+    /// The fields of @p group's route @p goals (goal indices): existing
+    /// ones when the group has had that route, else new ones appended.
+    /// Returns the first appended field (size() when none was).
+    int addRoute(int group, const std::vector<int>& goals);
+    int size() const { return static_cast<int>(group.size()); }
 };
 
 /// The agent table: 36 bytes per agent in 9 columns (position, velocity,
@@ -73,6 +83,11 @@ public:
     std::vector<ExitEvent> advanceRoutes(AgentSortBuffers& sort);
     /// Refreshes fieldsInUse() for the table as it stands.
     void recordFields(AgentSortBuffers& sort);
+    /// The field table grew or a group's route changed (set_route): the
+    /// route table again, for @p table.
+    void setTable(FieldTable table, const Scene& scene);
+    /// The goals' cells changed (events): the goal masks again, from @p grid.
+    void setGoalCells(const Scene& scene, const SceneGrid& grid);
     /// Moves agents to other fields (a rare event: an incident's switch
     /// rules): @p to(field, id, x, y) gives each agent's new field, decided
     /// on the host (CUDA: the columns come to the host once and the field
@@ -109,6 +124,9 @@ private:
     bool hostCurrent_ = true;          ///< The host copy equals the columns on the Exec's side.
     Array<std::uint8_t> goalMasks_;    ///< Per goal, 1 on its cells. [Size: goals * nx * ny]
     Array<int> routeGoal_, routeNext_; ///< RouteTable per field. [Size: fields]
+
+    /// routeGoal_ and routeNext_ from table_.
+    void buildRoutes(const Scene& scene);
     ExitSpawnWorkspace ws_;
     AgentRecord record_;
 };

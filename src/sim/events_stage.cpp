@@ -7,7 +7,9 @@
 
 #include "ccrowd/error.hpp"
 #include "kernels/stages.hpp"
+#include "sim/incidents_stage.hpp"
 #include "sim/sim_state.hpp"
+#include "sim/timeline.hpp"
 
 namespace ccrowd::sim {
 
@@ -39,55 +41,33 @@ Field<int> nearestOpenCells(const SceneGrid& grid) {
     return nearest;
 }
 
-/// The barriers' closed states.
-std::vector<bool> barrierStates(const Scene& scene) {
-    std::vector<bool> closed;
-    for (const BarrierSpec& b : scene.barriers) closed.push_back(b.closed);
-    return closed;
-}
+/// Motions move their targets in steps of a quarter cell.
+float motionQuantum(const SimState& s) { return 0.25f * s.grid.h; }
 
-/// Applies @p e to the scene; true when it changed a barrier.
-bool apply(const EventSpec& e, Scene& scene) {
-    if (e.action == EventAction::SetDiscomfort) {
-        for (DiscomfortSpec& d : scene.discomfort)
-            if (d.name == e.target) d.value = e.value;
-        return false;
-    }
-    bool changed = false;
-    for (BarrierSpec& b : scene.barriers)
-        if (b.name == e.target && b.closed != (e.action == EventAction::Close)) { b.closed = !b.closed; changed = true; }
-    return changed;
-}
-
-/// Starts rasterising, on another thread, the environment after the next
-/// time at which events change the walls (when none is pending): the
-/// timeline is known, so the event's step only swaps the grid in.
+/// Starts rasterising, on another thread, the environment at the next step
+/// time at which the walls differ (when none is pending): the timeline is
+/// known, so that step only swaps the grid in.
 void rasterizeAhead(SimState& s) {
-    if (s.pendingEnvironment.grid.valid()) return;
-    const std::vector<EventSpec>& events = s.scene.events;
-    const bool wallsAhead = std::any_of(events.begin() + static_cast<std::ptrdiff_t>(s.nextEvent), events.end(),
-                                        [](const EventSpec& e) { return e.action != EventAction::SetDiscomfort; });
-    if (!wallsAhead) return;  // (no copy of the scene per step once the doors are done)
+    if (s.pendingEnvironment.grid.valid() || !wallsMayChange(s.scene, s.timeline)) return;
     Scene next = s.scene;
-    const std::vector<bool> now = barrierStates(s.scene);
-    for (std::size_t k = s.nextEvent; k < events.size(); ++k) {
-        // every event up to the end of the time at which the walls first differ
-        apply(events[k], next);
-        const bool lastAtItsTime = k + 1 == events.size() || events[k + 1].time > events[k].time;
-        if (lastAtItsTime && barrierStates(next) != now) {
-            s.pendingEnvironment.closed = barrierStates(next);
-            s.pendingEnvironment.grid = std::async(std::launch::async, [scene = std::move(next)] { return rasterizeEnvironment(scene); });
-            return;
-        }
+    Timeline tl = s.timeline;
+    // the step times to come, as the clock adds them, until the walls change or nothing more can change them
+    double t = s.time;
+    for (long long k = 0; k < 10000000 && wallsMayChange(next, tl); ++k) {
+        t += s.scene.params.dt;
+        if (!advanceTimeline(next, tl, t, motionQuantum(s)).walls) continue;
+        s.pendingEnvironment.key = environmentKey(next);
+        s.pendingEnvironment.grid = std::async(std::launch::async, [scene = std::move(next)] { return rasterizeEnvironment(scene); });
+        return;
     }
 }
 
-/// The walls changed: the environment's layers again (rasterised ahead when
-/// the timeline foresaw this state), on the backend's side.
+/// The walls or goals changed: the environment's layers again (rasterised
+/// ahead when the timeline foresaw this state), on the backend's side.
 void applyWalls(SimState& s) {
     SceneGrid grid;
     SimState::PendingEnvironment& pending = s.pendingEnvironment;
-    if (pending.grid.valid() && pending.closed == barrierStates(s.scene)) grid = pending.grid.get();
+    if (pending.grid.valid() && pending.key == environmentKey(s.scene)) grid = pending.grid.get();
     else {
         if (pending.grid.valid()) pending.grid.get();  // a state the timeline did not lead to: drop it
         grid = rasterizeEnvironment(s.scene);
@@ -97,12 +77,11 @@ void applyWalls(SimState& s) {
     grid.group_count = std::move(s.grid.group_count);  // the initial placement's, kept
     s.grid = std::move(grid);
     s.uploadEnvironment();
+    ++s.wallsVersion;
     const Exec& ex = s.ex;
-    // each field's sources: its goal's open cells now
-    for (std::size_t k = 0; k < s.problems.size(); ++k) {
-        const int goal = s.fields.routeGoal[static_cast<std::size_t>(s.fields.group[k])][static_cast<std::size_t>(s.fields.step[k])];
-        setGoalSources(s.scene, s.grid, goal, s.problems[k]);
-    }
+    // each field's sources, and where agents leave: its goal's open, enabled cells now
+    for (std::size_t k = 0; k < s.problems.size(); ++k) setGoalSources(s.scene, s.grid, s.fields.goal[k], s.problems[k]);
+    s.agents.setGoalCells(s.scene, s.grid);
     // nobody stays inside a closed barrier
     Field<int> nearest = nearestOpenCells(s.grid);
     nearest.toDevice(ex);
@@ -110,22 +89,33 @@ void applyWalls(SimState& s) {
     s.agents.changed();
 }
 
+/// Group @p g's route changed: the fields of its new route (new ones when
+/// it never had it), and its agents at the new route's first step.
+void changeRoute(SimState& s, int g) {
+    const GroupSpec& group = s.scene.groups[static_cast<std::size_t>(g)];
+    std::vector<int> goals;
+    for (const std::string& name : group.route) goals.push_back(goalIndex(s.scene, name, "set_route of group '" + group.name + "'"));
+    const int first = s.fields.addRoute(g, goals);
+    s.addFields();
+    setupIncidentFields(s, first);
+    s.agents.setTable(s.fields, s.scene);
+    const int to = s.fields.fieldOf[static_cast<std::size_t>(g)][0];
+    s.agents.reassignFields([&](int field, int, float, float) { return s.fields.group[static_cast<std::size_t>(field)] == g ? to : field; },
+                            s.splatWs.sort);
+}
+
 void runEvents(SimState& s) {
-    // every event whose time has come, in order
-    bool walls = false, discomfort = false;
-    const std::vector<EventSpec>& events = s.scene.events;
-    while (s.nextEvent < events.size() && events[s.nextEvent].time <= s.time + 1e-9) {
-        const EventSpec& e = events[s.nextEvent++];
-        walls = apply(e, s.scene) || walls;
-        discomfort = discomfort || e.action == EventAction::SetDiscomfort;
-    }
+    // every event whose time has come, in order, and the motions to now
+    const TimelineChange c = advanceTimeline(s.scene, s.timeline, s.time, motionQuantum(s));
     // the layers they change, and fields from scratch on the whole grid this step
-    if (walls) applyWalls(s);
-    else if (discomfort) {
+    if (c.walls) applyWalls(s);
+    else if (c.discomfort) {
         rasterizeDiscomfort(s.scene, s.grid.discomfort);
         s.grid.discomfort.toDevice(s.ex);
     }
-    if (walls || discomfort) s.environmentChanged = true;
+    for (int g : c.routes) changeRoute(s, g);
+    if (!c.incidents.empty()) incidentsStartedEarly(s);
+    if (c.any()) s.environmentChanged = true;
     // the next change of walls, ahead
     rasterizeAhead(s);
 }
@@ -141,20 +131,20 @@ bool hasTimeline(const Scene& scene) {
 
 void addEvent(SimState& s, const EventSpec& e) {
     if (!hasTimeline(s.scene))
-        throw InputError(fieldMessage("event", "'" + e.target + "'", "the scene has no barriers or named discomfort regions",
-                                      "a scene with \"barriers\" or named \"discomfort\" regions"));
+        throw InputError(fieldMessage("event", "'" + e.target + "'", "the scene has no timeline",
+                                      "a scene with \"events\", \"barriers\" or named \"discomfort\" regions"));
     if (!(e.time >= s.time - 1e-9))
         throw InputError(fieldMessage("event time", std::to_string(e.time), "before the simulation's time",
                                       ">= " + std::to_string(s.time) + " s"));
     // after everything applied and everything of its time: the file's order rule
     std::vector<EventSpec>& events = s.scene.events;
-    auto at = std::upper_bound(events.begin() + static_cast<std::ptrdiff_t>(s.nextEvent), events.end(), e.time,
+    auto at = std::upper_bound(events.begin() + static_cast<std::ptrdiff_t>(s.timeline.next), events.end(), e.time,
                                [](double t, const EventSpec& x) { return t < x.time; });
     events.insert(at, e);
 }
 
 Stage eventsStage() {
-    return {"events", StagePhase::Fields, {"agents.position"}, {"walls", "discomfort", "goals", "agents.position"}, runEvents};
+    return {"events", StagePhase::Fields, {"agents.position"}, {"walls", "discomfort", "goals", "agents.position", "agents.field"}, runEvents};
 }
 
 }  // namespace ccrowd::sim

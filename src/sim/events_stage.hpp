@@ -1,17 +1,22 @@
 #pragma once
 /// @file events_stage.hpp
 /// The events stage (seed 002's changing environment; issue: emergencies):
-/// the scene's timeline (Scene::events) applied at the start of each step.
-/// An event whose time has come opens or closes a barrier or sets a named
-/// discomfort region's value. A change of walls rasterises the environment
-/// again (rasterizeEnvironment: blocked cells, open fractions, apertures,
-/// closed faces, wall edges, goal cells), puts it on the backend's side,
-/// rebuilds the wall index and the goals' eikonal sources, and pushes the
-/// agents a closing barrier covers to the nearest open cell
-/// (kernels/events.hpp); a change of discomfort redoes that layer only.
-/// Either way that step's fields are computed on the whole grid from
-/// scratch (no active box, no warm start), since costs changed outside the
-/// crowd. The stage exists only in scenes with a timeline (hasTimeline).
+/// the scene's timeline (Scene::events, timeline.hpp) applied at the start
+/// of each step. Events whose time has come open, close or move barriers,
+/// set, move or spread named discomfort regions, enable or disable goals,
+/// change groups' routes and start incidents; motions move their targets
+/// a quarter cell at a time. A change of walls or goals rasterises the
+/// environment again (rasterizeEnvironment: blocked cells, open fractions,
+/// apertures, closed faces, wall edges, goal cells; rasterised ahead on
+/// another thread, since the timeline is known), puts it on the backend's
+/// side, rebuilds the wall index, the goals' eikonal sources and exit
+/// masks, and pushes the agents a barrier now covers to the nearest open
+/// cell (kernels/events.hpp); a change of discomfort redoes that layer
+/// only; a route change gives the group the fields of its new route and
+/// puts its agents on the route's first step. Either way that step's fields
+/// are computed on the whole grid from scratch (no active box, no warm
+/// start), since costs changed outside the crowd. The stage exists only in
+/// scenes with a timeline (hasTimeline).
 
 #include "ccrowd/scene.hpp"
 #include "sim/pipeline.hpp"

@@ -225,13 +225,26 @@ void setupIncidents(SimState& s) {
     L.distance.toDevice(s.ex);
     L.weight.toDevice(s.ex);
     L.cost.toDevice(s.ex);
+    setupIncidentFields(s, 0);
+}
+
+void setupIncidentFields(SimState& s, int first) {
+    if (!hasIncidents(s.scene)) return;
     // the escape and hide fields solve on the incident cost
-    for (std::size_t k = 0; k < s.problems.size(); ++k) {
+    for (std::size_t k = static_cast<std::size_t>(first); k < s.problems.size(); ++k) {
         const int g = s.fields.group[k];
-        if (!scaledBehaviour(sc.groups[static_cast<std::size_t>(g)].behaviour)) continue;
-        L.scaledFields.push_back(static_cast<int>(k));
-        s.problems[k].cost = &L.cost;
+        if (!scaledBehaviour(s.scene.groups[static_cast<std::size_t>(g)].behaviour)) continue;
+        s.incidents.scaledFields.push_back(static_cast<int>(k));
+        s.problems[k].cost = &s.incidents.cost;
     }
+}
+
+void incidentsStartedEarly(SimState& s) {
+    // the ones not started, in start order again (ties: as they were)
+    IncidentLayers& L = s.incidents;
+    std::stable_sort(L.order.begin() + static_cast<std::ptrdiff_t>(L.next), L.order.end(), [&](int a, int b) {
+        return s.scene.incidents[static_cast<std::size_t>(a)].start < s.scene.incidents[static_cast<std::size_t>(b)].start;
+    });
 }
 
 Stage incidentsStage() {

@@ -37,6 +37,14 @@ void addIncident(SimState& s, const IncidentSpec& in);
 /// The incidents stage (StagePhase::Fields).
 Stage incidentsStage();
 
+/// Fields @p first.. (set-up, or a set_route event's new fields) of escape
+/// and hide groups: solved on the incident cost.
+void setupIncidentFields(SimState& s, int first);
+
+/// start_incident events moved incidents' starts earlier: the timeline of
+/// those not started in start order again.
+void incidentsStartedEarly(SimState& s);
+
 /// The incident_cost stage (StagePhase::Fields, between cost and potential).
 Stage incidentCostStage();
 

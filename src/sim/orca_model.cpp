@@ -24,17 +24,7 @@ public:
     std::vector<Stage> stages(SimState& s) override {
         const OrcaSpec& o = s.scene.params.orca;
         params_ = OrcaParams{o.time_horizon, o.time_horizon_obst, o.neighbour_dist, o.max_neighbours};
-        // per field: the body radius of its group
-        const int fields = static_cast<int>(s.fields.group.size());
-        radiusOf_.resize(fields);
-        for (int f = 0; f < fields; ++f)
-            radiusOf_[static_cast<std::size_t>(f)] =
-                s.scene.groups[static_cast<std::size_t>(s.fields.group[static_cast<std::size_t>(f)])].radius;
-        radiusOf_.toDevice(s.ex);
-        // the wall edges near each cell within the fastest group's obstacle horizon (static: built once)
-        float maxSpeed = 0.f;
-        for (const GroupSpec& g : s.scene.groups) maxSpeed = std::max(maxSpeed, g.speed.max);
-        buildWallIndex(s.ex, s.grid.walls, s.gi, orcaWallReach(params_, maxSpeed, largestBodyRadius(s.scene)), walls_);
+        prepare(s);
         return {
             {"orca", StagePhase::Move,
              {"agents.preferred", "agents.velocity", "agents.position", "agents.field", "walls"},
@@ -53,8 +43,26 @@ public:
     }
 
 private:
+    /// The per-field radii and the wall index, for the state's fields and
+    /// walls (again when events changed either).
+    void prepare(SimState& s) {
+        // per field: the body radius of its group
+        const int fields = s.fields.size();
+        radiusOf_.resize(fields);
+        for (int f = 0; f < fields; ++f)
+            radiusOf_[static_cast<std::size_t>(f)] =
+                s.scene.groups[static_cast<std::size_t>(s.fields.group[static_cast<std::size_t>(f)])].radius;
+        radiusOf_.toDevice(s.ex);
+        // the wall edges near each cell within the fastest group's obstacle horizon
+        float maxSpeed = 0.f;
+        for (const GroupSpec& g : s.scene.groups) maxSpeed = std::max(maxSpeed, g.speed.max);
+        buildWallIndex(s.ex, s.grid.walls, s.gi, orcaWallReach(params_, maxSpeed, largestBodyRadius(s.scene)), walls_);
+        wallsVersion_ = s.wallsVersion;
+    }
+
     /// New velocities by ORCA (van den Berg et al. 2011 §5).
     void runOrca(SimState& s) {
+        if (wallsVersion_ != s.wallsVersion || radiusOf_.size() != s.fields.size()) prepare(s);
         const Exec& ex = s.ex;
         orcaVelocity(ex, s.agents.views(), s.gi, wallView(ex, s.gi, walls_), params_, radiusOf_.view(ex),
                      s.scene.params.dt, s.splatWs.sort, ws_);
@@ -68,6 +76,7 @@ private:
     OrcaParams params_;
     Array<float> radiusOf_;
     WallIndex walls_;  ///< Wall edges within ORCA's obstacle horizon of each cell.
+    int wallsVersion_ = -1;  ///< SimState::wallsVersion walls_ was built for.
     OrcaWorkspace ws_;
 };
 

@@ -14,27 +14,28 @@ namespace ccrowd::sim {
 
 namespace {
 
-/// One potential field per (group, route step): goals change along a route.
-void setupFieldTable(const Scene& scene, const SceneGrid& grid, const Field<FaceCost>& cost, FieldTable& fields,
-                     std::vector<EikonalProblem>& problems) {
-    fields.fieldOf.resize(scene.groups.size());
-    fields.routeGoal.resize(scene.groups.size());
-    int k = 0;
-    for (std::size_t g = 0; g < scene.groups.size(); ++g) {
-        for (std::size_t r = 0; r < scene.groups[g].route.size(); ++r, ++k) {
-            const int goalIdx = goalIndex(scene, static_cast<int>(g), static_cast<int>(r));
-            fields.routeGoal[g].push_back(goalIdx);
-            EikonalProblem prob;
-            prob.h = grid.h;
-            prob.blocked = &grid.blocked;
-            prob.cost = &cost;
-            setGoalSources(scene, grid, goalIdx, prob);
-            problems.push_back(std::move(prob));
-            fields.fieldOf[g].push_back(k);
-            fields.group.push_back(static_cast<int>(g));
-            fields.step.push_back(static_cast<int>(r));
-        }
+/// One potential field per (group, route step): goals change along a
+/// route; a group's set_route events in the file add its other routes' fields.
+FieldTable setupFieldTable(const Scene& scene) {
+    FieldTable fields;
+    auto goalsOf = [&](const std::vector<std::string>& route, const std::string& where) {
+        std::vector<int> goals;
+        for (std::size_t r = 0; r < route.size(); ++r) goals.push_back(goalIndex(scene, route[r], where + "[" + std::to_string(r) + "]"));
+        return goals;
+    };
+    for (std::size_t g = 0; g < scene.groups.size(); ++g)
+        fields.addRoute(static_cast<int>(g), goalsOf(scene.groups[g].route, "groups[" + std::to_string(g) + "].route"));
+    // each route a set_route event will give, then each group's route of now again
+    for (std::size_t k = 0; k < scene.events.size(); ++k) {
+        const EventSpec& e = scene.events[k];
+        if (e.action != EventAction::SetRoute) continue;
+        const auto group = std::find_if(scene.groups.begin(), scene.groups.end(), [&](const GroupSpec& x) { return x.name == e.target; });
+        if (group == scene.groups.end()) continue;  // (parseEvent checked it)
+        fields.addRoute(static_cast<int>(group - scene.groups.begin()), goalsOf(e.route, "events[" + std::to_string(k) + "].route"));
     }
+    for (std::size_t g = 0; g < scene.groups.size(); ++g)
+        fields.addRoute(static_cast<int>(g), goalsOf(scene.groups[g].route, "groups[" + std::to_string(g) + "].route"));
+    return fields;
 }
 
 }  // namespace
@@ -65,12 +66,8 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
     for (Field<Vel2>* f : {&meanVelocity, &perceivedVelocity}) f->toDevice(ex);
     speed.toDevice(ex); cost.toDevice(ex);
     // one potential and desired velocity per (group, route step)
-    setupFieldTable(scene, grid, cost, fields, problems);
-    for (std::size_t k = 0; k < problems.size(); ++k) {
-        potential.emplace_back(nx, ny, INFINITY);
-        desired.emplace_back(nx, ny, Vel2{});
-        desired.back().toDevice(ex);
-    }
+    fields = setupFieldTable(scene);
+    addFields();
     // the agent table with each group's initial agents, free speeds drawn per group
     agents = AgentStore(fields, scene, grid, ex);
     std::vector<NewAgent> placed;
@@ -87,6 +84,21 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
     agents.append(placed);
     agents.recordFields(splatWs.sort);
     spawner = SourceSpawner(scene, grid);
+}
+
+void SimState::addFields() {
+    for (int k = static_cast<int>(problems.size()); k < fields.size(); ++k) {
+        // the goal's cells as sources, on the unit cost
+        EikonalProblem prob;
+        prob.h = grid.h;
+        prob.blocked = &grid.blocked;
+        prob.cost = &cost;
+        setGoalSources(scene, grid, fields.goal[static_cast<std::size_t>(k)], prob);
+        problems.push_back(std::move(prob));
+        potential.emplace_back(grid.nx, grid.ny, INFINITY);
+        desired.emplace_back(grid.nx, grid.ny, Vel2{});
+        desired.back().toDevice(ex);
+    }
 }
 
 void SimState::uploadEnvironment() {

@@ -20,6 +20,7 @@
 #include "sim/agents.hpp"
 #include "sim/incident_layers.hpp"
 #include "sim/sources.hpp"
+#include "sim/timeline.hpp"
 
 namespace ccrowd::sim {
 
@@ -43,12 +44,11 @@ struct SimState {
     std::vector<GroupStats> groups;
     std::vector<ExitRecord> exits;
     SourceSpawner spawner;
-    std::size_t nextEvent = 0;      ///< First of scene.events not applied yet (events stage).
-    /// The environment after the next event that changes walls, rasterised
-    /// ahead on another thread (events stage): the barriers' states it is
-    /// for, and the grid.
+    Timeline timeline;              ///< The events applied and the motions going on (events stage).
+    /// The environment after the next change of walls, rasterised ahead on
+    /// another thread (events stage): the environmentKey it is for, and the grid.
     struct PendingEnvironment {
-        std::vector<bool> closed;
+        std::vector<double> key;
         std::future<SceneGrid> grid;
     } pendingEnvironment;
     /// The events stage changed walls or discomfort this step: the fields
@@ -73,6 +73,13 @@ struct SimState {
     /// Puts the environment's layers (grid) on the backend's side and builds
     /// the wall index from its wall edges: at set-up, and when events change walls.
     void uploadEnvironment();
+
+    /// Fields the table has and the state not yet (set-up, set_route
+    /// events): their eikonal problems, potentials and desired velocities.
+    void addFields();
+    /// Bumped each time the walls change (events): models that keep wall
+    /// indices of their own rebuild them when it differs from theirs.
+    int wallsVersion = 0;
 
     /// Speed-field parameters of the scene (Treuille 2006 §4.2, capped at the
     /// free speed, read a perception radius ahead).

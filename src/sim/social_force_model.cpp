@@ -29,21 +29,7 @@ public:
 
     std::vector<Stage> stages(SimState& s) override {
         params_ = paramsOf(s.scene.params.social_force);
-        // per field: the body radius and panic p of its group (a group's own p overrides the model's)
-        const int fields = static_cast<int>(s.fields.group.size());
-        radiusOf_.resize(fields);
-        panicOf_.resize(fields);
-        for (int f = 0; f < fields; ++f) {
-            const GroupSpec& gs = s.scene.groups[static_cast<std::size_t>(s.fields.group[static_cast<std::size_t>(f)])];
-            radiusOf_[static_cast<std::size_t>(f)] = gs.radius;
-            panicOf_[static_cast<std::size_t>(f)] = gs.panic >= 0.f ? gs.panic : s.scene.params.social_force.panic;
-        }
-        anyPanic_ = std::any_of(panicOf_.vector().begin(), panicOf_.vector().end(), [](float v) { return v > 0.f; });
-        radiusOf_.toDevice(s.ex);
-        panicOf_.toDevice(s.ex);
-        // the wall edges near each cell within the force's reach (static: built once)
-        maxRadius_ = largestBodyRadius(s.scene);
-        buildWallIndex(s.ex, s.grid.walls, s.gi, socialForceWallReach(maxRadius_, params_, s.gi.h), walls_);
+        prepare(s);
         return {
             {"social_force", StagePhase::Move,
              {"agents.preferred", "agents.velocity", "agents.position", "agents.field", "walls"},
@@ -61,8 +47,30 @@ public:
     }
 
 private:
+    /// The per-field radii and panic and the wall index, for the state's
+    /// fields and walls (again when events changed either).
+    void prepare(SimState& s) {
+        // per field: the body radius and panic p of its group (a group's own p overrides the model's)
+        const int fields = s.fields.size();
+        radiusOf_.resize(fields);
+        panicOf_.resize(fields);
+        for (int f = 0; f < fields; ++f) {
+            const GroupSpec& gs = s.scene.groups[static_cast<std::size_t>(s.fields.group[static_cast<std::size_t>(f)])];
+            radiusOf_[static_cast<std::size_t>(f)] = gs.radius;
+            panicOf_[static_cast<std::size_t>(f)] = gs.panic >= 0.f ? gs.panic : s.scene.params.social_force.panic;
+        }
+        anyPanic_ = std::any_of(panicOf_.vector().begin(), panicOf_.vector().end(), [](float v) { return v > 0.f; });
+        radiusOf_.toDevice(s.ex);
+        panicOf_.toDevice(s.ex);
+        // the wall edges near each cell within the force's reach
+        maxRadius_ = largestBodyRadius(s.scene);
+        buildWallIndex(s.ex, s.grid.walls, s.gi, socialForceWallReach(maxRadius_, params_, s.gi.h), walls_);
+        wallsVersion_ = s.wallsVersion;
+    }
+
     /// Helbing 2000 eqs. 1-3 over the scene's dt, in sub-steps.
     void run(SimState& s) {
+        if (wallsVersion_ != s.wallsVersion || radiusOf_.size() != s.fields.size()) prepare(s);
         const Exec& ex = s.ex;
         socialForce(ex, s.agents.views(), s.gi, wallView(ex, s.gi, walls_), params_, radiusOf_.view(ex),
                     panicOf_.view(ex), anyPanic_, maxRadius_, s.scene.params.dt, s.splatWs.sort, ws_);
@@ -71,6 +79,7 @@ private:
     SocialForceParams params_;
     Array<float> radiusOf_, panicOf_;
     WallIndex walls_;  ///< Wall edges within the social force's reach of each cell.
+    int wallsVersion_ = -1;  ///< SimState::wallsVersion walls_ was built for.
     bool anyPanic_ = false;
     float maxRadius_ = 0.f;
     SocialForceWorkspace ws_;

@@ -37,9 +37,7 @@ public:
         for (Field<float>* f : {&uicDensity_, &uicPressure_}) f->toDevice(s.ex);
         uicBlocked_.toDevice(s.ex);
         uicAperture_.toDevice(s.ex);
-        // the walls of the UIC grid, once (the scene's walls do not move)
-        uicWalls(s.ex, factor_, s.grid.open_fraction.view(s.ex), s.grid.aperture_x.view(s.ex),
-                 s.grid.aperture_y.view(s.ex), uicBlocked_.view(s.ex), uicAperture_.view(s.ex));
+        updateWalls(s);
         return {
             {"pressure", StagePhase::Move, {"agents.preferred", "agents.order", "density", "walls", "active_box"},
              {"pressure"}, [this](SimState& st) { runPressure(st); }},
@@ -62,9 +60,17 @@ public:
     }
 
 private:
+    /// The walls of the UIC grid, from the scene's (again when events changed them).
+    void updateWalls(SimState& s) {
+        uicWalls(s.ex, factor_, s.grid.open_fraction.view(s.ex), s.grid.aperture_x.view(s.ex),
+                 s.grid.aperture_y.view(s.ex), uicBlocked_.view(s.ex), uicAperture_.view(s.ex));
+        wallsVersion_ = s.wallsVersion;
+    }
+
     /// (g) UIC pressure (Narain 2009 §4) on the UIC grid: mean preferred
     /// velocity, restriction, the LCP, the pressure copied to the fine grid.
     void runPressure(SimState& s) {
+        if (wallsVersion_ != s.wallsVersion) updateWalls(s);
         const Exec& ex = s.ex;
         const ModelParams& mp = s.scene.params;
         const AgentViews a = s.agents.views();
@@ -108,6 +114,7 @@ private:
     Field<float> uicDensity_, uicPressure_; ///< UIC grid: density and pressure.
     Field<std::uint8_t> uicBlocked_;        ///< UIC grid: cells with (almost) no open area.
     Field<Face4> uicAperture_;              ///< UIC grid: open fraction of each face.
+    int wallsVersion_ = -1;                 ///< SimState::wallsVersion the UIC walls were built for.
     PressureWorkspace pressureWs_;
     SeparateWorkspace separateWs_;
 };
