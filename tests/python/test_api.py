@@ -170,6 +170,13 @@ def test_events_added_while_running(room_exit):
     sim.run(until=30.0)
     # those already past the door at 5 s walk on to the exit (3 m at most), nobody else
     assert sim.exited_total - exited <= 5 and sim.agent_count > 150
+    # the closed door slides 3 m north from 31 s (a keyword argument per key): people leave again
+    sim.add_event(31.0, "move", "door", path=[[10.25, 8.0]], speed=1.0)
+    stuck = sim.exited_total
+    sim.run(until=46.0)
+    assert sim.exited_total - stuck > 8  # none while closed
+    with pytest.raises(ccrowd.InputError, match="speed"):
+        sim.add_event(50.0, "move", "door", path=[[10.25, 2.0]])
     with pytest.raises(ccrowd.InputError, match="before the simulation's time"):
         sim.add_event(1.0, "open", "door")
     with pytest.raises(ccrowd.InputError, match="door"):
