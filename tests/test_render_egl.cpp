@@ -131,6 +131,26 @@ TEST_F(EglRenderTest, StartedIncidentsAreDrawnAsBlackRingsOnTheirHarmRadius) {
     EXPECT_EQ(offRing, 0);
 }
 
+TEST_F(EglRenderTest, AMovingBarrierIsDrawnWhereItIs) {
+    // a closed 1 m x 1 m barrier at (5.5, 1.5) moves to (5.5, 8.5) at 10 m/s from t = 0
+    std::string text = kScene;
+    text.insert(text.rfind('}'), R"(, "barriers": [{"name": "cart", "area": {"rect": {"min": [5, 1], "max": [6, 2]}}, "closed": true}],
+        "events": [{"time": 0, "action": "move", "target": "cart", "path": [[5.5, 8.5]], "speed": 10}])");
+    const std::string scene = write("moving.json", text);
+    const Result r = ccrowdNoDisplay("render " + scene + " --frames 2 --every 20 --size 400x200 --no-caption --out " + path("moving"));
+    ASSERT_EQ(r.code, 0) << r.out;
+    int x0, y0, x1, y1;
+    pixelOf(5.5f, 1.5f, x0, y0);
+    pixelOf(5.5f, 8.5f, x1, y1);
+    // frame 0: where it starts; frame 1 (20 steps on, it has arrived): where it ends, the start floor again
+    const Image first = loadPng(path("moving") + "/frame_000000.png"), last = loadPng(path("moving") + "/frame_000001.png");
+    ASSERT_TRUE(first.px && last.px);
+    EXPECT_EQ(first.at(x0, y0), kWall);
+    EXPECT_NE(first.at(x1, y1), kWall);
+    EXPECT_EQ(last.at(x1, y1), kWall);
+    EXPECT_EQ(last.at(x0, y0), kFloor);
+}
+
 TEST_F(EglRenderTest, WithoutADisplayFramesComeThroughEglAndMatchTheGlxFrames) {
     if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not found for the GLX frames (Debian: apt-get install xvfb xauth libgl1-mesa-dri)";
     // the same frames through GLX (Xvfb), through EGL asked for, and through EGL by default without a display

@@ -145,6 +145,9 @@ public:
     std::vector<IncidentStats> incidentStats() const;
     /// The incidents started so far, in start order (indices into Scene::incidents).
     const std::vector<int>& startedIncidents() const;
+    /// Counts the changes of walls and goals by events (0 before any):
+    /// viewers redraw grid() when it differs from the one they drew.
+    int wallsVersion() const;
     /// Per cell, the signed distance to the nearest started incident's harm
     /// disc (< 0 inside, +inf before any started) [Units: m]; null in scenes
     /// without incidents or behaviour groups. Host copy (kept current).

@@ -175,6 +175,7 @@ std::vector<IncidentStats> Simulation::incidentStats() const {
     return out;
 }
 const std::vector<int>& Simulation::startedIncidents() const { return impl_->state->incidents.started; }
+int Simulation::wallsVersion() const { return impl_->state->wallsVersion; }
 const Field<float>* Simulation::incidentDistance() const {
     const sim::SimState& m = *impl_->state;
     return sim::hasIncidents(m.scene) ? &m.incidents.distance : nullptr;

@@ -55,6 +55,7 @@ int renderFrames(const RenderOptions& o) {
 
     double drawMs = 0.0;
     std::size_t drawnIncidents = 0;
+    int drawnWalls = 0;
     for (int f = 0; f < o.frames; ++f) {
         // K steps (none before frame 0), then publish and fill the GL buffers
         bool stepped = false;
@@ -69,6 +70,11 @@ int renderFrames(const RenderOptions& o) {
         if (started.size() != drawnIncidents) {
             renderer.setIncidents(incidentRings(sim.scene(), started));
             drawnIncidents = started.size();
+        }
+        // walls and goals changed by events: the cells again
+        if (sim.wallsVersion() != drawnWalls) {
+            renderer.setCells(sim);
+            drawnWalls = sim.wallsVersion();
         }
         const auto t0 = std::chrono::steady_clock::now();
         fb.bind();

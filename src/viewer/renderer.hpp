@@ -43,6 +43,8 @@ public:
     /// The started incidents' rings (incident_rings.hpp), drawn over the
     /// floor in black until the next call. [Units: m] [Size: 4 per segment]
     void setIncidents(const std::vector<float>& rings);
+    /// The cells again from @p sim's grid (SceneLayer::setCells).
+    void setCells(const Simulation& sim) { scene_.setCells(sim); }
 
     int agentsDrawn() const { return agents_.count(); }
     /// Draw calls of the agents in the last draw (1 whatever their number).

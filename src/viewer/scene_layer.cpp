@@ -29,6 +29,22 @@ void paint(std::vector<std::uint8_t>& px, const std::vector<int>& cells, const u
     }
 }
 
+/// The cells' colours: floor, then spawn regions and sources, then goals;
+/// walls (alpha 255) on top.
+std::vector<std::uint8_t> cellPixels(const SceneGrid& g) {
+    std::vector<std::uint8_t> px(4 * static_cast<std::size_t>(g.nx) * g.ny);
+    for (int c = 0; c < g.nx * g.ny; ++c) {
+        const bool wall = g.blocked.host()[c] != 0;
+        const unsigned char* col = wall ? colours::kWall : colours::kFloor;
+        for (int k = 0; k < 3; ++k) px[4 * c + k] = col[k];
+        px[4 * c + 3] = wall ? 255 : 0;
+    }
+    for (const auto& cells : g.spawn_cells) paint(px, cells, colours::kSpawn);
+    for (const auto& cells : g.source_cells) paint(px, cells, colours::kSpawn);
+    for (const auto& cells : g.goal_cells) paint(px, cells, colours::kGoal);
+    return px;
+}
+
 }  // namespace
 
 SceneLayer::SceneLayer(const Simulation& sim) : pixels_(GL_PIXEL_UNPACK_BUFFER) {
@@ -42,19 +58,8 @@ SceneLayer::SceneLayer(const Simulation& sim) : pixels_(GL_PIXEL_UNPACK_BUFFER) 
     glGenVertexArrays(1, &vao_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
 
-    // cells: floor, then spawn regions and sources, then goals; walls (alpha 255) on top
-    std::vector<std::uint8_t> px(4 * static_cast<std::size_t>(nx_) * ny_);
-    for (int c = 0; c < nx_ * ny_; ++c) {
-        const bool wall = g.blocked.host()[c] != 0;
-        const unsigned char* col = wall ? colours::kWall : colours::kFloor;
-        for (int k = 0; k < 3; ++k) px[4 * c + k] = col[k];
-        px[4 * c + 3] = wall ? 255 : 0;
-    }
-    for (const auto& cells : g.spawn_cells) paint(px, cells, colours::kSpawn);
-    for (const auto& cells : g.source_cells) paint(px, cells, colours::kSpawn);
-    for (const auto& cells : g.goal_cells) paint(px, cells, colours::kGoal);
     sceneTex_ = makeTexture();
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, nx_, ny_, 0, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, nx_, ny_, 0, GL_RGBA, GL_UNSIGNED_BYTE, cellPixels(g).data());
 
     fieldTex_ = makeTexture();
     const std::vector<float> zero(static_cast<std::size_t>(nx_) * ny_, 0.f);
@@ -79,6 +84,13 @@ SceneLayer::~SceneLayer() {
     const GLuint t[3] = {sceneTex_, fieldTex_, mapTex_};
     glDeleteTextures(3, t);
     glDeleteVertexArrays(1, &vao_);
+}
+
+void SceneLayer::setCells(const Simulation& sim) {
+    glBindTexture(GL_TEXTURE_2D, sceneTex_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, nx_, ny_, GL_RGBA, GL_UNSIGNED_BYTE, cellPixels(sim.grid()).data());
+    checkGl("SceneLayer::setCells");
 }
 
 void SceneLayer::setOverlay(const PublishedState& pub) {

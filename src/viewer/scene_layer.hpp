@@ -34,6 +34,9 @@ public:
     /// written into the pixel buffer by PublishedState::fillOverlay, then
     /// copied into the texture by GL (glTexSubImage2D from the buffer).
     void setOverlay(const PublishedState& pub);
+    /// Paints the cell texture again from @p sim's grid (events changed
+    /// walls or goals: a door closed, a vehicle moved).
+    void setCells(const Simulation& sim);
     void draw(const Camera& cam) const;
 
 private:

@@ -86,6 +86,7 @@ void SimThread::publish(bool stepped) {
     stats_.group_agents.clear();
     for (const GroupStats& g : sim_->groupStats()) stats_.group_agents.push_back(g.remaining);
     stats_.started_incidents = sim_->startedIncidents();
+    stats_.walls_version = sim_->wallsVersion();
     stats_.finished = sim_->finished();
     const StageTimes& t = sim_->times();
     stats_.stage_names = t.names;

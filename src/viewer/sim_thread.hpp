@@ -28,6 +28,7 @@ struct SimStats {
     int agents = 0;            ///< Agents in the domain.
     std::vector<long long> group_agents;  ///< Agents in the domain per group (the frame caption).
     std::vector<int> started_incidents;   ///< Incidents started so far (indices into the scene's; drawn as rings).
+    int walls_version = 0;     ///< Simulation::wallsVersion(): the cells are painted again when it changes.
     bool finished = false;     ///< Simulation::finished().
     std::vector<std::string> stage_names;  ///< The simulation's stages, in step order.
     std::vector<double> stage_ms;  ///< Mean per step, per stage. [Units: ms]

@@ -186,6 +186,8 @@ int viewScene(const ViewOptions& o) {
             // the incidents started so far, as rings
             if (st.started_incidents.size() != stats.started_incidents.size())
                 renderer->setIncidents(incidentRings(runner->simulation().scene(), st.started_incidents));
+            // walls and goals changed by events: the cells again
+            if (st.walls_version != stats.walls_version) renderer->setCells(runner->simulation());
             stats = st;
         });
 
