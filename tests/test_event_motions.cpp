@@ -15,6 +15,7 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "src/output/snapshot_fields.hpp"
 
 namespace ccrowd::test {
 namespace {
@@ -93,6 +94,18 @@ TEST(EventMotions, ADiscomfortEdgeSpreadsAtItsRateAndStopsAtItsDistance) {
     EXPECT_EQ(discomfortAt(sim, 10.5f + 1.2f, 5.5f + 1.2f), 4.f);
     EXPECT_EQ(discomfortAt(sim, 10.5f + 1.7f, 5.5f + 1.7f), 0.f);
     EXPECT_FLOAT_EQ(sim.scene().discomfort[0].spread, 2.f);
+    // the snapshots' discomfort layer is the spread one
+    const io::SnapshotFrame frame = output::snapshotFrame(sim, output::parseSnapshotFields("discomfort"));
+    ASSERT_EQ(frame.fields.size(), 1u);
+    EXPECT_EQ(frame.fields[0].name, "discomfort");
+    const Field<float>& g = sim.grid().discomfort;
+    ASSERT_EQ(frame.fields[0].data.size(), g.size());
+    int burning = 0;
+    for (std::size_t c = 0; c < g.size(); ++c) {
+        EXPECT_EQ(frame.fields[0].data[c], g.host()[c]);
+        burning += g.host()[c] > 0.f;
+    }
+    EXPECT_GT(burning, 4 * 5 * 16) << "cells of the 1 m x 1 m fire spread by 2 m (about 5 m x 5 m at 16 cells/m^2)";
 }
 
 TEST(EventMotions, ADiscomfortRegionMovesAlongItsPath) {

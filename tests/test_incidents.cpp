@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
@@ -278,6 +279,51 @@ TEST(Incidents, SnapshotsHoldTheIncidentLayer) {
                      Exec{Backend::Cpu, 1});
     EXPECT_EQ(plain.incidentDistance(), nullptr);
     for (const io::SnapshotField& f : output::snapshotFrame(plain, fields).fields) EXPECT_NE(f.name, "incident_distance");
+}
+
+TEST(Incidents, CityDistrictSwitchesWalkersNearTheBlastAndKeepsEveryoneCounted) {
+    // scenes/city_district.json (320 buildings, 20,000 walkers) with its explosion at 1 s instead of 30 s
+    Scene scene = loadScene(std::string(CCROWD_SOURCE_DIR) + "/scenes/city_district.json");
+    ASSERT_GE(scene.obstacles.size(), 300u);
+    scene.incidents[0].start = 1.0;
+    scene.params.duration = 4.0;
+    Simulation sim(scene, Exec{Backend::Cpu, 2});
+    EXPECT_GE(sim.agentCount(), 20000);
+    const IncidentSpec& blast = scene.incidents[0];
+    auto group = [&](const std::string& name) {
+        for (std::size_t g = 0; g < scene.groups.size(); ++g)
+            if (scene.groups[g].name == name) return static_cast<int>(g);
+        return -1;
+    };
+    const int escapers = group("escapers"), hiders = group("hiders");
+    int insideAtStart = -1;
+    while (!sim.finished()) {
+        sim.step();
+        if (sim.startedIncidents().empty()) continue;
+        // escapers and hiders inside the harm disc: never more than when it started
+        const AgentSnapshot a = sim.agents();
+        int inside = 0;
+        for (int k = 0; k < a.size(); ++k)
+            inside += (a.group[k] == escapers || a.group[k] == hiders) &&
+                      std::hypot(a.x[k] - blast.position.x, a.y[k] - blast.position.y) < blast.radius;
+        if (insideAtStart < 0) insideAtStart = inside;
+        EXPECT_LE(inside, insideAtStart) << "t = " << sim.time();
+    }
+    // within 60 m: a quarter hide, the rest escape; everyone counted across the switches
+    long long in = 0, out = 0, spawned = 0, exited = 0, remaining = 0;
+    for (const GroupStats& g : sim.groupStats()) {
+        in += g.switched_in;
+        out += g.switched_out;
+        spawned += g.spawned;
+        exited += g.exited;
+        remaining += g.remaining;
+    }
+    EXPECT_GT(in, 1000);
+    EXPECT_EQ(in, out);
+    EXPECT_EQ(spawned, exited + remaining);
+    EXPECT_EQ(remaining, sim.agentCount());
+    const double hideShare = static_cast<double>(sim.groupStats()[static_cast<std::size_t>(hiders)].switched_in) / static_cast<double>(in);
+    EXPECT_NEAR(hideShare, 0.25, 0.05);
 }
 
 TEST(Incidents, EscapeWithoutARouteGetsTheBorderGoal) {

@@ -11,16 +11,16 @@
 namespace ccrowd::output {
 
 const char* const kSnapshotFieldNames =
-    "density, velocity, speed, pressure, potential, desired_velocity, blocked, open_fraction, incident_distance";
+    "density, velocity, speed, pressure, potential, desired_velocity, blocked, open_fraction, discomfort, incident_distance";
 
 SnapshotFieldSet parseSnapshotFields(const std::string& list) {
     SnapshotFieldSet s;
     s.density = s.velocity = s.speed = s.pressure = s.potential = s.desired_velocity = s.blocked = s.open_fraction =
-        s.incident_distance = false;
+        s.discomfort = s.incident_distance = false;
     bool* flags[] = {&s.density, &s.velocity,  &s.speed,         &s.pressure,         &s.potential,
-                     &s.desired_velocity, &s.blocked, &s.open_fraction, &s.incident_distance};
+                     &s.desired_velocity, &s.blocked, &s.open_fraction, &s.discomfort, &s.incident_distance};
     const char* names[] = {"density", "velocity", "speed", "pressure", "potential", "desired_velocity",
-                           "blocked", "open_fraction", "incident_distance"};
+                           "blocked", "open_fraction", "discomfort", "incident_distance"};
     std::stringstream in(list);
     std::string item;
     int count = 0;
@@ -89,6 +89,8 @@ io::SnapshotFrame snapshotFrame(const Simulation& sim, const SnapshotFieldSet& f
         f.fields.push_back({"blocked", "", 1, std::move(b)});
     }
     if (fields.open_fraction) f.fields.push_back({"open_fraction", "", 1, scalar(g.open_fraction)});
+    // the discomfort g of now (events change it: smoke spreading, a fire moving)
+    if (fields.discomfort) f.fields.push_back({"discomfort", "", 1, scalar(g.discomfort)});
     // the incidents' layer, in scenes that have one
     if (fields.incident_distance && sim.incidentDistance())
         f.fields.push_back({"incident_distance", "m", 1, scalar(*sim.incidentDistance())});

@@ -20,6 +20,7 @@ namespace ccrowd::output {
 struct SnapshotFieldSet {
     bool density = true, velocity = true, speed = false, pressure = true;
     bool potential = true, desired_velocity = false, blocked = false, open_fraction = false;
+    bool discomfort = false;         ///< Treuille's discomfort g per cell, as events leave it.
     bool incident_distance = false;  ///< Written only in scenes with incidents or behaviour groups.
 };
 
