@@ -11,6 +11,7 @@ CCROWD_APT_PACKAGES=(
   nlohmann-json3-dev              # scene files
   libsqlite3-dev sqlite3          # trajectory databases (JuPedSim/PedPy format), CLI to inspect them
   libboost-dev                    # Boost.Geometry: exact sub-cell walls and doors, walkable-area WKT
+  libgdal-dev                     # optional: building footprints from GIS files (scene key footprints)
 )
 # The optional viewer (ccrowd view / render; CMake's CCROWD_VIEWER=AUTO builds
 # it when these are present, and everything else builds without them), and

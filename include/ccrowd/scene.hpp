@@ -186,6 +186,29 @@ struct AreaSpec {
     Polygon area;
 };
 
+/// Building footprints from a GIS file read with GDAL/OGR ("footprints";
+/// GeoJSON, Shapefile, GeoPackage, OpenStreetMap and every other vector
+/// format GDAL reads): each polygon's outer ring becomes an obstacle (holes,
+/// courtyards, are filled), each entrance a goal area. Coordinates in a
+/// geographic CRS are projected to the UTM zone of the layer's centre;
+/// projected ones are scaled to metres. The loaded polygons are in
+/// Scene::obstacles and Scene::goals; this records where they came from.
+struct FootprintSpec {
+    std::string path;               ///< The file ("file"); relative to the scene file's directory. [Limit: readable by GDAL]
+    std::string layer;              ///< Layer of the buildings; empty: the file's first. [Limit: an existing layer]
+    std::string where;              ///< OGR SQL attribute filter of the buildings, e.g. "building IS NOT NULL" (OSM); empty: all.
+    bool hasOrigin = false;         ///< "origin" given: that projected point is the domain's origin; else the buildings' lower-left corner is.
+    double originX = 0.0, originY = 0.0;  ///< That point, in the projected CRS. [Units: m] [Limit: |x|, |y| <= 1e8]
+    bool hasEntrances = false;      ///< "entrances" given: points or polygons that make a goal.
+    std::string entranceFile;       ///< Their file ("entrances.file"); empty: the buildings' file. Relative to the scene file's directory.
+    std::string entranceLayer;      ///< Their layer ("entrances.layer"); empty: the file's first (a layer other than the buildings' when it is the same file).
+    std::string entranceGoal = "entrances";  ///< Name of the goal the entrances make ("entrances.goal"). [Limit: not another goal's]
+    float entranceSize = 2.f;       ///< Side of the square goal area around an entrance point ("entrances.size"). [Units: m] [Limit: > 0, <= 100]
+    std::string crs;                ///< After loading: the CRS the coordinates were projected to (its name).
+    int buildings = 0;              ///< After loading: obstacles added.
+    int entrances = 0;              ///< After loading: goal areas added.
+};
+
 /// Optional PNG floor plan: dark pixels are walls.
 struct FloorPlanSpec {
     std::string path;               ///< PNG file ("image" in the file); relative paths are resolved against the scene file's directory by loadScene.
@@ -301,6 +324,7 @@ struct Scene {
     std::vector<Polygon> walkable;  ///< Walkable area (empty: the whole domain).
     std::vector<Polygon> obstacles; ///< Blocked areas.
     std::vector<FloorPlanSpec> floor_plans;
+    std::vector<FootprintSpec> footprints;  ///< GIS files whose buildings are among the obstacles (and entrances among the goals).
     std::vector<GoalSpec> goals;    ///< [Limit: >= 1]
     std::vector<GroupSpec> groups;  ///< [Limit: >= 1]
     std::vector<SourceSpec> sources;

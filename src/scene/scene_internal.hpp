@@ -51,6 +51,10 @@ std::string readFileLimited(const std::string& path, long long maxBytes);
 
 /// A barrier {"name", "area", "closed"} (parse_events.cpp).
 BarrierSpec parseBarrier(const Node& n);
+
+/// One item of "footprints" (parse_footprints.cpp): reads the file and adds
+/// its buildings to the obstacles and its entrances as a goal.
+void parseFootprints(const Node& n, Scene& s);
 /// An event {"time", "action", "target", "value"} whose target is one of
 /// @p s's barriers or named discomfort regions (parse them first).
 EventSpec parseEvent(const Node& n, const Scene& s);

@@ -225,7 +225,7 @@ Scene parseDocument(const json& doc, const std::string& label) {
                                                                         " (the version this build reads)"));
     root.object({"$schema", "format", "version", "name", "description", "domain", "walkable", "obstacles",
                  "floor_plans", "goals", "groups", "sources", "discomfort", "terrain", "measurement", "model",
-                 "barriers", "events", "incidents"});
+                 "barriers", "events", "incidents", "footprints"});
     optional(root, "$schema", [&](const Node& v) { v.string(true, 4096); });
     optional(root, "name", [&](const Node& v) { s.name = v.string(true); });
     optional(root, "description", [&](const Node& v) { s.description = v.string(true, 65536); });
@@ -236,6 +236,8 @@ Scene parseDocument(const json& doc, const std::string& label) {
     optional(root, "obstacles", [&](const Node& v) { s.obstacles = parsePolygonList(v, 0, kMaxListItems); });
     forEachItem(root, "floor_plans", "floor plans {\"image\", ...}",
                 [&](const Node& v, std::size_t) { s.floor_plans.push_back(parseFloorPlan(v, s)); });
+    forEachItem(root, "footprints", "GIS files {\"file\", \"layer\", \"where\", \"entrances\", ...}",
+                [&](const Node& v, std::size_t) { parseFootprints(v, s); });
 
     // Goals and agents.
     {
