@@ -165,6 +165,34 @@ TEST(EventMotions, StartIncidentStartsAnIncidentEarly) {
     EXPECT_EQ(sim.scene().incidents[0].start, 2.0);
 }
 
+TEST(EventMotions, SetPanicActsAsTheGroupsPanicFromTheStart) {
+    // social force; panic p = 1 from the file, or set to 1 by an event at t = 0, or none
+    auto socialForce = [](std::string json, bool panicInFile) {
+        const std::string model = R"("model": {"seed": 3, "duration": 60})";
+        json.replace(json.find(model), model.size(), R"("model": {"seed": 3, "duration": 60, "local": "social_force"})");
+        if (panicInFile) json.replace(json.find(R"("route": ["both"]})"), 18, R"("route": ["both"], "panic": 1})");
+        return json;
+    };
+    Simulation file = make(socialForce(hall(""), true));
+    Simulation event = make(socialForce(hall(R"("events": [{"time": 0, "action": "set_panic", "target": "people", "value": 1}])"), false));
+    Simulation calm = make(socialForce(hall(""), false));
+    for (int k = 0; k < 40; ++k) {
+        file.step();
+        event.step();
+        calm.step();
+    }
+    const AgentSnapshot a = file.agents(), b = event.agents(), c = calm.agents();
+    ASSERT_EQ(a.size(), b.size());
+    int differ = 0;
+    for (int k = 0; k < a.size(); ++k) {
+        EXPECT_EQ(a.x[k], b.x[k]);
+        EXPECT_EQ(a.y[k], b.y[k]);
+        differ += k < c.size() && (a.x[k] != c.x[k] || a.y[k] != c.y[k]);
+    }
+    EXPECT_GT(differ, a.size() / 2) << "panic changes how people walk";
+    EXPECT_FLOAT_EQ(event.scene().groups[0].panic, 1.f);
+}
+
 TEST(EventMotions, SameResultsOnOneAndTwoThreads) {
     const std::string json = hall(R"("events": [{"time": 0.5, "action": "move", "target": "cart", "path": [[12, 5]], "speed": 1.5},
         {"time": 0, "action": "set_discomfort", "target": "fire", "value": 2},
@@ -211,6 +239,8 @@ TEST(EventMotions, BadEventsNameTheKeyAndTheAllowedValues) {
     expectIn(R"({"time": 1, "action": "set_route", "target": "crowd", "route": ["west"]})", "one of: people");
     expectIn(R"({"time": 1, "action": "start_incident", "target": "blast"})", "the scene has none");
     expectIn(R"({"time": 1, "action": "open", "target": "cart", "route": ["west"]})", "/events/0/route");
+    expectIn(R"({"time": 1, "action": "set_panic", "target": "people"})", "/events/0/value");
+    expectIn(R"({"time": 1, "action": "set_panic", "target": "people", "value": 1.5})", "/events/0/value");
 }
 
 }  // namespace

@@ -134,14 +134,15 @@ enum class EventAction {
     DisableGoal,    ///< A goal's areas (or area `area`) stop being sources: no field leads there, nobody leaves there.
     SetRoute,       ///< A group's route becomes `route`; its agents start the new route at its first goal.
     StartIncident,  ///< An incident starts now, unless it has started already.
+    SetPanic,       ///< A group's social force panic p becomes `value` (Helbing 2000's herding, e.g. as smoke spreads).
 };
 
 /// One change of the environment on the scene's timeline ("events").
 struct EventSpec {
     double time = 0.0;              ///< When it happens: the first step starting at or after it. [Units: s] [Limit: 0..1e9]
     EventAction action = EventAction::Open;
-    std::string target;             ///< A barrier (open, close, move), a discomfort region (set_, move_, grow_discomfort), a goal (enable_, disable_goal), a group (set_route) or an incident (start_incident). [Limit: an existing name]
-    float value = 0.f;              ///< set_discomfort: the new g. [Limit: 0..1e6]
+    std::string target;             ///< A barrier (open, close, move), a discomfort region (set_, move_, grow_discomfort), a goal (enable_, disable_goal), a group (set_route, set_panic) or an incident (start_incident). [Limit: an existing name]
+    float value = 0.f;              ///< set_discomfort: the new g [Limit: 0..1e6]; set_panic: the new p [Limit: 0..1].
     std::vector<Vec2> path;         ///< move, move_discomfort: the points the target's centre (of its bounding box) passes, in order, from where it is. [Units: m] [Limit: 1..10^4 points, inside the domain]
     float speed = 0.f;              ///< move, move_discomfort: along the path; grow_discomfort: of the edge. [Units: m/s] [Limit: > 0, <= 1e3]
     float distance = std::numeric_limits<float>::infinity();  ///< grow_discomfort: the furthest the edge spreads from where it is. [Units: m] [Limit: > 0; +inf when absent]

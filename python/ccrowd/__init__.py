@@ -237,7 +237,8 @@ class Simulation:
         ``"move"`` a barrier; ``"set_discomfort"`` (to ``value``),
         ``"move_discomfort"`` or ``"grow_discomfort"`` a named discomfort
         region; ``"enable_goal"`` or ``"disable_goal"`` a goal;
-        ``"set_route"`` of a group; ``"start_incident"``. The action's other
+        ``"set_route"`` or ``"set_panic"`` (to ``value``) of a group;
+        ``"start_incident"``. The action's other
         keys (``path``, ``speed``, ``distance``, ``area``, ``route``) are
         keyword arguments, as in the scene file. It applies at the first step
         starting at or after ``time`` [s] (not before :attr:`time`). The scene

@@ -18,7 +18,7 @@ namespace {
 
 constexpr const char* kActions =
     "\"open\", \"close\", \"move\" (a barrier), \"set_discomfort\", \"move_discomfort\", \"grow_discomfort\" (a named "
-    "discomfort region), \"enable_goal\", \"disable_goal\" (a goal), \"set_route\" (a group), \"start_incident\" (an incident)";
+    "discomfort region), \"enable_goal\", \"disable_goal\" (a goal), \"set_route\", \"set_panic\" (a group), \"start_incident\" (an incident)";
 
 /// The action's name in the file, its enum and what its target is.
 struct ActionInfo {
@@ -37,6 +37,7 @@ constexpr ActionInfo kActionTable[] = {
     {"disable_goal", EventAction::DisableGoal, "goal"},
     {"set_route", EventAction::SetRoute, "group"},
     {"start_incident", EventAction::StartIncident, "incident"},
+    {"set_panic", EventAction::SetPanic, "group"},
 };
 
 /// The names an event of @p kind may target in @p s, in file order.
@@ -104,6 +105,7 @@ EventSpec parseEvent(const Node& n, const Scene& s) {
     const bool grows = e.action == EventAction::GrowDiscomfort;
     const bool goal = e.action == EventAction::EnableGoal || e.action == EventAction::DisableGoal;
     if (e.action == EventAction::SetDiscomfort) e.value = n.get("value", "the region's new discomfort g, 0 .. 1e6").numberF(closed(0, 1e6));
+    else if (e.action == EventAction::SetPanic) e.value = n.get("value", "the group's new panic p, 0 .. 1").numberF(closed(0, 1));
     else noKey(n, "value", info->name);
     if (moves) {
         const Node path = n.get("path", "a list of 1 to 10000 points [x, y] inside the domain [m]");

@@ -115,7 +115,8 @@ void runEvents(SimState& s) {
     }
     for (int g : c.routes) changeRoute(s, g);
     if (!c.incidents.empty()) incidentsStartedEarly(s);
-    if (c.any()) s.environmentChanged = true;
+    if (c.panic) ++s.groupsVersion;
+    if (c.fields()) s.environmentChanged = true;
     // the next change of walls, ahead
     rasterizeAhead(s);
 }

@@ -80,6 +80,9 @@ struct SimState {
     /// Bumped each time the walls change (events): models that keep wall
     /// indices of their own rebuild them when it differs from theirs.
     int wallsVersion = 0;
+    /// Bumped each time events change a group's parameters (set_panic):
+    /// models that keep per-field copies of them copy them again.
+    int groupsVersion = 0;
 
     /// Speed-field parameters of the scene (Treuille 2006 §4.2, capped at the
     /// free speed, read a perception radius ahead).

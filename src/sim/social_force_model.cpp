@@ -66,11 +66,12 @@ private:
         maxRadius_ = largestBodyRadius(s.scene);
         buildWallIndex(s.ex, s.grid.walls, s.gi, socialForceWallReach(maxRadius_, params_, s.gi.h), walls_);
         wallsVersion_ = s.wallsVersion;
+        groupsVersion_ = s.groupsVersion;
     }
 
     /// Helbing 2000 eqs. 1-3 over the scene's dt, in sub-steps.
     void run(SimState& s) {
-        if (wallsVersion_ != s.wallsVersion || radiusOf_.size() != s.fields.size()) prepare(s);
+        if (wallsVersion_ != s.wallsVersion || groupsVersion_ != s.groupsVersion || radiusOf_.size() != s.fields.size()) prepare(s);
         const Exec& ex = s.ex;
         socialForce(ex, s.agents.views(), s.gi, wallView(ex, s.gi, walls_), params_, radiusOf_.view(ex),
                     panicOf_.view(ex), anyPanic_, maxRadius_, s.scene.params.dt, s.splatWs.sort, ws_);
@@ -80,6 +81,7 @@ private:
     Array<float> radiusOf_, panicOf_;
     WallIndex walls_;  ///< Wall edges within the social force's reach of each cell.
     int wallsVersion_ = -1;  ///< SimState::wallsVersion walls_ was built for.
+    int groupsVersion_ = -1; ///< SimState::groupsVersion panicOf_ was copied for.
     bool anyPanic_ = false;
     float maxRadius_ = 0.f;
     SocialForceWorkspace ws_;

@@ -137,6 +137,10 @@ void apply(const EventSpec& e, Scene& scene, Timeline& tl, TimelineChange& chang
             change.routes.push_back(g);
         }
         return;
+    case EventAction::SetPanic:
+        for (int g : named(scene.groups, e.target)) scene.groups[static_cast<std::size_t>(g)].panic = e.value;
+        change.panic = true;
+        return;
     case EventAction::StartIncident:
         for (int k : named(scene.incidents, e.target)) {
             IncidentSpec& in = scene.incidents[static_cast<std::size_t>(k)];

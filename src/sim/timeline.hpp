@@ -40,7 +40,9 @@ struct TimelineChange {
     bool discomfort = false;            ///< A discomfort region's value, place or spread.
     std::vector<int> routes;            ///< Groups whose route changed (set_route).
     std::vector<int> incidents;         ///< Incidents a start_incident event started early.
-    bool any() const { return walls || discomfort || !routes.empty() || !incidents.empty(); }
+    bool panic = false;                 ///< A group's panic p changed (set_panic).
+    /// Something the fields read changed (walls, goals, discomfort, routes, incidents; not panic).
+    bool fields() const { return walls || discomfort || !routes.empty() || !incidents.empty(); }
 };
 
 /// Applies to @p scene every event of @p tl due at @p t (time <= t, in
