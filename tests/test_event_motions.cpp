@@ -193,6 +193,18 @@ TEST(EventMotions, SetPanicActsAsTheGroupsPanicFromTheStart) {
     EXPECT_FLOAT_EQ(event.scene().groups[0].panic, 1.f);
 }
 
+TEST(EventMotions, NobodyIsBornUnderAClosedBarrier) {
+    // a source of 5 persons/s under the cart, which closes at once (the file's state must leave the source open) and opens at 3 s
+    std::string json = hall(R"("events": [{"time": 0, "action": "close", "target": "cart"}, {"time": 3, "action": "open", "target": "cart"}])", "both", 10);
+    json.replace(json.find(R"("closed": true)"), 14, R"("closed": false)");
+    json.insert(json.rfind('}'), R"(, "sources": [{"group": "people", "region": {"rect": {"min": [4.2, 4.2], "max": [5.8, 5.8]}}, "rate": 5}])");
+    Simulation sim = make(json);
+    while (sim.time() < 3.0 - 1e-6) sim.step();
+    EXPECT_EQ(sim.spawnedTotal(), 10) << "births under the closed cart";
+    while (sim.time() < 6.0) sim.step();
+    EXPECT_GT(sim.spawnedTotal(), 20) << "the source works once the cart has gone";
+}
+
 TEST(EventMotions, SameResultsOnOneAndTwoThreads) {
     const std::string json = hall(R"("events": [{"time": 0.5, "action": "move", "target": "cart", "path": [[12, 5]], "speed": 1.5},
         {"time": 0, "action": "set_discomfort", "target": "fire", "value": 2},

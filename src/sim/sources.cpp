@@ -94,6 +94,7 @@ std::vector<NewAgent> SourceSpawner::spawn(double t, double dt, const NearbyAgen
             bool placed = false;
             for (int attempt = 0; attempt < 20 && !placed; ++attempt) {
                 const int c = st.cells[cell(rng_)];
+                if (grid_->blocked.host()[c]) continue;  // closed by an event (a barrier over the source)
                 const float x = grid_->origin.x + (c % grid_->nx + unit(rng_)) * grid_->h;
                 const float y = grid_->origin.y + (c / grid_->nx + unit(rng_)) * grid_->h;
                 if (!inside(src.region, x, y) || !freeAt(x, y)) continue;
