@@ -2,6 +2,7 @@
 #include "sim/events_stage.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <future>
 
@@ -52,9 +53,15 @@ void rasterizeAhead(SimState& s) {
     Scene next = s.scene;
     Timeline tl = s.timeline;
     // the step times to come, as the clock adds them, until the walls change or nothing more can change them
+    const double dt = s.scene.params.dt;
     double t = s.time;
-    for (long long k = 0; k < 10000000 && wallsMayChange(next, tl); ++k) {
-        t += s.scene.params.dt;
+    for (int k = 0; k < 100000 && wallsMayChange(next, tl); ++k) {
+        // nothing moving: on to the step before the next event (a far event costs no loop per step)
+        if (tl.motions.empty() && tl.next < next.events.size()) {
+            const double skip = std::floor((next.events[tl.next].time - t) / dt) - 1.0;
+            if (skip > 0.0) t += skip * dt;
+        }
+        t += dt;
         if (!advanceTimeline(next, tl, t, motionQuantum(s)).walls) continue;
         s.pendingEnvironment.key = environmentKey(next);
         s.pendingEnvironment.grid = std::async(std::launch::async, [scene = std::move(next)] { return rasterizeEnvironment(scene); });
