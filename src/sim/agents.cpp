@@ -26,6 +26,12 @@ int goalIndex(const Scene& scene, const std::string& name, const std::string& wh
     throw InputError(where + " = '" + name + "': no goal of that name");
 }
 
+std::vector<int> routeGoals(const Scene& scene, const std::vector<std::string>& route, const std::string& where) {
+    std::vector<int> goals;
+    for (std::size_t r = 0; r < route.size(); ++r) goals.push_back(goalIndex(scene, route[r], where + "[" + std::to_string(r) + "]"));
+    return goals;
+}
+
 int FieldTable::addRoute(int g, const std::vector<int>& goals) {
     const std::size_t gi = static_cast<std::size_t>(g);
     if (fieldOf.size() <= gi) fieldOf.resize(gi + 1);

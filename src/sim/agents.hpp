@@ -37,6 +37,8 @@ struct NewAgent {
 /// Index of the goal named @p name (routes name goals); throws InputError
 /// naming @p where when there is none.
 int goalIndex(const Scene& scene, const std::string& name, const std::string& where);
+/// The goal indices of @p route (goal names); errors name @p where[k].
+std::vector<int> routeGoals(const Scene& scene, const std::vector<std::string>& route, const std::string& where);
 
 /// Draws a free speed from normal(mean, sd) clamped to [min, max].
 float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng);

@@ -100,9 +100,7 @@ void applyWalls(SimState& s) {
 /// it never had it), and its agents at the new route's first step.
 void changeRoute(SimState& s, int g) {
     const GroupSpec& group = s.scene.groups[static_cast<std::size_t>(g)];
-    std::vector<int> goals;
-    for (const std::string& name : group.route) goals.push_back(goalIndex(s.scene, name, "set_route of group '" + group.name + "'"));
-    const int first = s.fields.addRoute(g, goals);
+    const int first = s.fields.addRoute(g, routeGoals(s.scene, group.route, "set_route of group '" + group.name + "'"));
     s.addFields();
     setupIncidentFields(s, first);
     s.agents.setTable(s.fields, s.scene);

@@ -18,23 +18,18 @@ namespace {
 /// route; a group's set_route events in the file add its other routes' fields.
 FieldTable setupFieldTable(const Scene& scene) {
     FieldTable fields;
-    auto goalsOf = [&](const std::vector<std::string>& route, const std::string& where) {
-        std::vector<int> goals;
-        for (std::size_t r = 0; r < route.size(); ++r) goals.push_back(goalIndex(scene, route[r], where + "[" + std::to_string(r) + "]"));
-        return goals;
-    };
     for (std::size_t g = 0; g < scene.groups.size(); ++g)
-        fields.addRoute(static_cast<int>(g), goalsOf(scene.groups[g].route, "groups[" + std::to_string(g) + "].route"));
+        fields.addRoute(static_cast<int>(g), routeGoals(scene, scene.groups[g].route, "groups[" + std::to_string(g) + "].route"));
     // each route a set_route event will give, then each group's route of now again
     for (std::size_t k = 0; k < scene.events.size(); ++k) {
         const EventSpec& e = scene.events[k];
         if (e.action != EventAction::SetRoute) continue;
         const auto group = std::find_if(scene.groups.begin(), scene.groups.end(), [&](const GroupSpec& x) { return x.name == e.target; });
         if (group == scene.groups.end()) continue;  // (parseEvent checked it)
-        fields.addRoute(static_cast<int>(group - scene.groups.begin()), goalsOf(e.route, "events[" + std::to_string(k) + "].route"));
+        fields.addRoute(static_cast<int>(group - scene.groups.begin()), routeGoals(scene, e.route, "events[" + std::to_string(k) + "].route"));
     }
     for (std::size_t g = 0; g < scene.groups.size(); ++g)
-        fields.addRoute(static_cast<int>(g), goalsOf(scene.groups[g].route, "groups[" + std::to_string(g) + "].route"));
+        fields.addRoute(static_cast<int>(g), routeGoals(scene, scene.groups[g].route, "groups[" + std::to_string(g) + "].route"));
     return fields;
 }
 
