@@ -42,18 +42,22 @@ CC_HD inline void clampedCellOf(const GridInfo& g, float x, float y, int& i, int
 /// Pass 1: an agent inside the goal of its route step (goalMasks, stacked
 /// per goal, [Size: goals * nx * ny]) takes the field of the next route
 /// step, or is marked to leave (keep = 0) when the step is its group's last
-/// and the goal an exit (RouteTable::next).
+/// and the goal an exit (RouteTable::next). An agent outside the active
+/// cells [ai0, ai1) x [aj0, aj1) leaves too (seed 002's active grid: only
+/// its inside is simulated).
 struct RouteAdvanceKernel {
     AgentViews a;
     GridInfo g;
     View1<const std::uint8_t> goalMasks;
     RouteTable route;
+    int ai0, aj0, ai1, aj1;
     View1<int> keep;
     CC_HD void operator()(int k) const {
         int i = 0, j = 0;
         clampedCellOf(g, a.x[k], a.y[k], i, j);
         const int f = a.field[k];
-        keep[k] = 1;
+        keep[k] = i >= ai0 && i < ai1 && j >= aj0 && j < aj1 ? 1 : 0;
+        if (!keep[k]) return;
         const long long cell = static_cast<long long>(route.goal[f]) * g.nx * g.ny + i + static_cast<long long>(j) * g.nx;
         if (!goalMasks[cell]) return;
         const int next = route.next[f];

@@ -294,10 +294,11 @@ struct ExitSpawnWorkspace;
 /// is compacted in place, stable (the kept agents fill [0, kept) in their
 /// order). The caller shrinks the columns to AgentRecord::kept. On CUDA the
 /// host reads the record (8 + 4 fields bytes) and, when somebody left, 16
-/// bytes per leaver.
+/// bytes per leaver. Agents outside @p active (the active region's cells;
+/// the whole grid without one) leave as well.
 AgentRecord advanceRoutes(const Exec& ex, const AgentViews& a, const GridInfo& g, View1<const std::uint8_t> goalMasks,
-                          const RouteTable& route, int fieldCount, AgentSortBuffers& sort, ExitSpawnWorkspace& ws,
-                          std::vector<ExitRow>& left);
+                          const RouteTable& route, const CellRange& active, int fieldCount, AgentSortBuffers& sort,
+                          ExitSpawnWorkspace& ws, std::vector<ExitRow>& left);
 
 /// The record of the table as it stands (every agent kept): the fields in use.
 AgentRecord recordAgents(const Exec& ex, const AgentViews& a, int fieldCount, AgentSortBuffers& sort,

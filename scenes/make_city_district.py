@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes scenes/city_district.json: a synthetic city district for seed 002's
+"""Writes scenes/city_district.json and scenes/city_active_region.json: a synthetic city district for seed 002's
 emergency (issue 13, Deliver 4). Irregular blocks between streets of 5-9 m
 and two 14 m boulevards, each block split into lots with narrow gaps
 (several hundred building footprints), 48 building entrances in four
@@ -7,10 +7,11 @@ quarters, 20,000 pedestrians walking normally to entrances of the four
 quarters (more come out of the other entrances), and at 30 s an explosion
 near the centre: within 60 m a quarter of the walkers hide in entrances
 and the others escape to the district's border, 30 responders approach it
-from the west. Deterministic (random.Random(2026)); no dependencies.
+from the west; and the same district seen through seed 002's active grid
+(build_active). Deterministic (random.Random(2026)); no dependencies.
 
-    python3 scenes/make_city_district.py            # writes scenes/city_district.json
-    python3 scenes/make_city_district.py --check    # exits 1 when the file differs from what it would write
+    python3 scenes/make_city_district.py            # writes both scenes
+    python3 scenes/make_city_district.py --check    # exits 1 when a file differs from what it would write
 """
 import argparse
 import json
@@ -142,20 +143,78 @@ def build() -> dict:
     }
 
 
+def clip(r: dict, x0: float, y0: float, x1: float, y1: float):
+    """Rectangle @p r cut to [x0, x1] x [y0, y1] (None when less than 1 m remains across)."""
+    (a, b), (c, d) = r["rect"]["min"], r["rect"]["max"]
+    a, b, c, d = max(a, x0), max(b, y0), min(c, x1), min(d, y1)
+    return rect(a, b, c, d) if c - a >= 1 and d - b >= 1 else None
+
+
+def build_active(city: dict) -> dict:
+    """The same district seen through seed 002's active grid (\u00a74.2.3-4.2.4): a 120 m x 90 m
+    region whose focus flies in from the west along the incident's street and stops over it at 25 s;
+    only its inside is simulated. Four walking groups cross it (entering at one side's navigable
+    border cells, leaving at the opposite side) at 0.06 persons/m^2 each; at 30 s the explosion
+    sends those within 60 m to hide or to the region's border; responders enter from its west side."""
+    (cx, cy) = city["incidents"][0]["position"]
+    W, H = 120.0, 90.0
+    x0, y0 = cx - 30 - W / 2, cy - H / 2
+    streets = [c for c in (clip(r, x0, y0, x0 + W, y0 + H) for r in city["groups"][0]["spawn"]) if c]
+    speed = {"mean": 1.34, "sd": 0.26, "min": 0.5, "max": 2}
+    heading = {"east": "west", "west": "east", "north": "south", "south": "north"}
+    groups = [{"name": f"walkers_{to}", "spawn": streets, "density": 0.06, "speed": speed, "radius": 0.2,
+               "route": [f"region_{to}"]} for to in heading]
+    groups += [dict(g) for g in city["groups"][4:]]
+    responders = groups[-1]
+    responders.pop("spawn")
+    responders["count"] = 0
+    switch = []
+    for to in heading:
+        switch.append({"from": f"walkers_{to}", "to": "hiders", "fraction": 0.25, "within": 60})
+        switch.append({"from": f"walkers_{to}", "to": "escapers", "fraction": 1, "within": 60})
+    incident = dict(city["incidents"][0], switch=switch)
+    spawn = [{"group": f"walkers_{to}", "density": 0.06, "sides": [side], "end": 30} for to, side in heading.items()]
+    spawn.append({"group": "responders", "density": 0.005, "sides": ["west"], "rate": 2, "start": 35})
+    return {
+        "$schema": "./scene.schema.json",
+        "format": "ccrowd-scene",
+        "version": 1,
+        "name": "city_active_region",
+        "description": "Written by scenes/make_city_district.py. The city_district scene's streets and buildings seen through "
+                       "seed 002's active grid: a 120 m x 90 m region whose focus walks in from the west along the incident's "
+                       "street (30 m in 25 s) and stops over it; only its inside is simulated. Four walking groups cross it, entering "
+                       "at one side's navigable border cells and leaving at the opposite side, 0.06 persons/m^2 each. At 30 s the "
+                       "explosion (harm radius 6 m) sends those within 60 m to hide in entrances (a quarter) or to the region's "
+                       "border; from 35 s responders enter at its west side and approach it.",
+        "domain": city["domain"],
+        "obstacles": city["obstacles"],
+        "goals": [g for g in city["goals"] if g["name"] in ("entrances", "incident_zone")],
+        "groups": groups,
+        "incidents": [incident],
+        "active_region": {"size": [W, H], "focus": [[0, round(cx - 30, 2), round(cy, 2)], [25, round(cx, 2), round(cy, 2)]],
+                          "spawn": spawn},
+        "model": {"seed": 11, "duration": 90},
+    }
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--check", action="store_true", help="exit 1 when scenes/city_district.json differs from what this writes")
+    p.add_argument("--check", action="store_true", help="exit 1 when a scene differs from what this writes")
     a = p.parse_args()
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "city_district.json")
-    text = json.dumps(build(), indent=1) + "\n"
-    if a.check:
-        same = os.path.exists(path) and open(path).read() == text
-        print(f"{path}: {'up to date' if same else 'differs: run scenes/make_city_district.py'}")
-        return 0 if same else 1
-    open(path, "w").write(text)
-    print(f"wrote {path}")
-    return 0
-
+    here = os.path.dirname(os.path.abspath(__file__))
+    city = build()
+    status = 0
+    for name, scene in (("city_district.json", city), ("city_active_region.json", build_active(city))):
+        path = os.path.join(here, name)
+        text = json.dumps(scene, indent=1) + "\n"
+        if a.check:
+            same = os.path.exists(path) and open(path).read() == text
+            print(f"{path}: {'up to date' if same else 'differs: run scenes/make_city_district.py'}")
+            status = status if same else 1
+        else:
+            open(path, "w").write(text)
+            print(f"wrote {path}")
+    return status
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -170,6 +170,47 @@ struct IncidentSpec {
     std::vector<SwitchRule> switches;  ///< Applied in order at the start.
 };
 
+/// Where the active region's centre is at a time (a moving focus: a
+/// camera, a patrol, a point of interest).
+struct FocusPoint {
+    double time = 0.0;              ///< [Units: s] [Limit: 0..1e9, increasing along the list]
+    Vec2 position;                  ///< [Units: m] [Limit: inside the domain]
+};
+
+/// Sides of the active region, as bits of RegionSpawnSpec::sides.
+enum RegionSide : std::uint8_t { kRegionWest = 1, kRegionEast = 2, kRegionSouth = 4, kRegionNorth = 8, kRegionAllSides = 15 };
+
+/// Keeps the active region populated (seed 002 §4.2.4): agents of a group
+/// enter at the region's navigable border cells on the given sides while
+/// the group has fewer agents than `density` times the region's open area.
+struct RegionSpawnSpec {
+    std::string group;              ///< [Limit: an existing group]
+    float density = 0.f;            ///< Target persons per m^2 of the region's open area. [Units: 1/m^2] [Limit: > 0, <= 10]
+    std::uint8_t sides = kRegionAllSides;  ///< RegionSide bits where they enter. [Limit: >= 1 side]
+    float rate = std::numeric_limits<float>::infinity();  ///< At most this many births per second (+inf: as many as there is room for). [Units: persons/s] [Limit: > 0]
+    double start = 0.0;             ///< [Units: s] [Limit: >= 0]
+    double end = std::numeric_limits<double>::infinity();  ///< [Units: s] [Limit: > start; absent: the followed incident's start, else +inf]
+};
+
+/// Seed 002's active grid (§4.2.3): a window of fixed size centred on a
+/// point of interest (an incident, or a focus moving in time), clamped to
+/// the domain and snapped to cells. Only its cells are simulated: cells
+/// outside are closed to the fields, agents that leave it are removed (as
+/// exits), and its navigable border cells are the goals region_border,
+/// region_west, region_east, region_south and region_north (moving with it)
+/// and the cells where `spawn` brings agents in.
+struct ActiveRegionSpec {
+    Vec2 size;                      ///< Width and height. [Units: m] [Limit: >= 3 cells, <= the domain; 0: no active region]
+    std::string follow;             ///< An incident whose centre the region keeps as its own ("": use focus).
+    std::vector<FocusPoint> focus;  ///< Else the centre moves through these, linear in time, held before the first and after the last. [Limit: 1..10^4 points]
+    std::vector<RegionSpawnSpec> spawn;
+    bool enabled() const { return size.x > 0.f; }
+};
+
+/// The goals an active region adds, in this order: its whole navigable
+/// border, then each side's.
+inline const char* const kRegionGoalNames[5] = {"region_border", "region_west", "region_east", "region_south", "region_north"};
+
 /// Terrain factor region: free speed multiplied by `factor` (stairs, slopes).
 struct TerrainSpec {
     Polygon area;
@@ -333,6 +374,7 @@ struct Scene {
     std::vector<BarrierSpec> barriers;  ///< Obstacles that events open and close.
     std::vector<EventSpec> events;  ///< The timeline, sorted by time (ties keep the file's order).
     std::vector<IncidentSpec> incidents;  ///< In the file's order.
+    ActiveRegionSpec active_region; ///< "active_region" (size 0: the whole domain is simulated).
     std::vector<TerrainSpec> terrain;
     std::vector<LineSpec> lines;    ///< "measurement": {"lines": [...]}
     std::vector<AreaSpec> areas;    ///< "measurement": {"areas": [...]}
@@ -453,6 +495,27 @@ SceneGrid rasterizeEnvironment(const Scene& scene);
 /// g of the regions over its centre, 0 elsewhere), as an event that changes
 /// a region's value needs it.
 void rasterizeDiscomfort(const Scene& scene, Field<float>& out);
+
+/// Cells of the active region: [i0, i1) x [j0, j1).
+struct RegionCells {
+    int i0 = 0, j0 = 0, i1 = 0, j1 = 0;
+    bool operator==(const RegionCells& o) const { return i0 == o.i0 && j0 == o.j0 && i1 == o.i1 && j1 == o.j1; }
+    bool operator!=(const RegionCells& o) const { return !(*this == o); }
+};
+
+/// The active region's centre at time @p t [s]: the followed incident's
+/// centre, or the focus path's point at t (linear between its points).
+Vec2 activeRegionCentre(const Scene& scene, double t);
+
+/// The active region's cells at time @p t [s]: its size rounded to whole
+/// cells, centred on activeRegionCentre (rounded to the nearest cell
+/// corner), shifted inside the grid. The whole grid without an active region.
+RegionCells activeRegionCells(const Scene& scene, double t);
+
+/// The cells of the region goal @p side (0: the whole border, 1-4: west,
+/// east, south, north; kRegionGoalNames' order) of @p r: the ring of cells
+/// along those sides, as polygons (one strip per side, one cell wide).
+std::vector<Polygon> regionGoalAreas(const Scene& scene, const RegionCells& r, int side);
 
 /// Built-in default scene: $CCROWD_SCENE_DIR/default.json when the variable
 /// is set, else <source tree>/scenes/default.json when it exists, else

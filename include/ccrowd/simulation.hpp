@@ -47,6 +47,7 @@ struct GroupStats {
     double last_exit = -1.0;      ///< Time of the latest exit (evacuation time once remaining = 0). [Units: s]
     long long switched_in = 0;    ///< Joined from another group at an incident's start (Scene::incidents' switch rules).
     long long switched_out = 0;   ///< Left for another group at an incident's start.
+    long long left_region = 0;    ///< Of `exited`: left the active region away from a goal (walked out, or the region moved off them).
 };
 
 /// An incident of the scene (Scene::incidents) as the run saw it.
@@ -145,9 +146,13 @@ public:
     std::vector<IncidentStats> incidentStats() const;
     /// The incidents started so far, in start order (indices into Scene::incidents).
     const std::vector<int>& startedIncidents() const;
-    /// Counts the changes of walls and goals by events (0 before any):
-    /// viewers redraw grid() when it differs from the one they drew.
+    /// Counts the changes of walls and goals by events and the moves of the
+    /// active region (0 before any): viewers redraw grid() when it differs
+    /// from the one they drew.
     int wallsVersion() const;
+    /// The active region's cells now (Scene::active_region; the whole grid
+    /// in scenes without one): only agents inside are simulated.
+    RegionCells activeRegion() const;
     /// Per cell, the signed distance to the nearest started incident's harm
     /// disc (< 0 inside, +inf before any started) [Units: m]; null in scenes
     /// without incidents or behaviour groups. Host copy (kept current).

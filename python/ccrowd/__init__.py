@@ -297,6 +297,8 @@ class Simulation:
     steps = property(lambda self: self._sim.steps, doc="Steps taken.")
     finished = property(lambda self: self._sim.finished, doc="Duration or step limit reached, or nobody left and no source to come.")
     agent_count = property(lambda self: self._sim.agent_count, doc="Agents in the domain.")
+    active_region = property(lambda self: self._sim.active_region,
+                             doc="(x0, y0, x1, y1) [m] of the active region now (the scene's active_region; the whole domain without one).")
     spawned_total = property(lambda self: self._sim.spawned_total)
     exited_total = property(lambda self: self._sim.exited_total)
     backend = property(lambda self: self._sim.backend, doc="'cpu' or 'cuda'.")

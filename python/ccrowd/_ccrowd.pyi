@@ -60,6 +60,9 @@ class Simulation:
     def exited_total(self) -> int: ...
 
     @property
+    def active_region(self) -> tuple[float, float, float, float]: ...
+
+    @property
     def wall_s(self) -> float: ...
 
     @property

@@ -69,6 +69,7 @@ nlohmann::json summaryJson(const Simulation& sim, double wallSeconds, bool inter
             gj["switched_in"] = g.switched_in;
             gj["switched_out"] = g.switched_out;
         }
+        if (sim.scene().active_region.enabled()) gj["left_region"] = g.left_region;
         j["groups"].push_back(gj);
     }
     // incidents: when each started and whom it switched

@@ -196,6 +196,11 @@ NB_MODULE(_ccrowd, m) {
             const GridInfo g = s.sim().grid().info();
             return nb::make_tuple(g.nx, g.ny, g.h, g.ox, g.oy);
         })
+        .def_prop_ro("active_region", [](const PySimulation& s) {
+            const RegionCells r = s.sim().activeRegion();
+            const GridInfo g = s.sim().grid().info();
+            return nb::make_tuple(g.ox + r.i0 * g.h, g.oy + r.j0 * g.h, g.ox + r.i1 * g.h, g.oy + r.j1 * g.h);
+        })
         .def_prop_ro("stage_names", [](const PySimulation& s) { return s.sim().stageNames(); })
         .def_prop_ro("group_names", [](const PySimulation& s) {
             std::vector<std::string> names;

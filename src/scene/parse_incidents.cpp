@@ -68,6 +68,12 @@ void addBorderGoal(Scene& s) {
     bool needed = false;
     for (const GroupSpec& g : s.groups) needed = needed || (g.behaviour == Behaviour::Escape && g.route.empty());
     if (!needed) return;
+    // with an active region: its border, moving with it
+    if (s.active_region.enabled()) {
+        for (GroupSpec& g : s.groups)
+            if (g.behaviour == Behaviour::Escape && g.route.empty()) g.route = {kRegionGoalNames[0]};
+        return;
+    }
     std::string name = "border";
     for (bool taken = true; taken;) {
         taken = false;

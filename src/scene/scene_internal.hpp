@@ -66,8 +66,14 @@ void sortEvents(std::vector<EventSpec>& events);
 /// (parse_incidents.cpp).
 IncidentSpec parseIncident(const Node& n, const Scene& s);
 /// Gives escape groups without a route the domain's border as their goal
-/// (a goal "border", or "_border" when that name is taken, added to @p s).
+/// (a goal "border", or "_border" when that name is taken, added to @p s);
+/// with an active region, its border (the goal region_border).
 void addBorderGoal(Scene& s);
+
+/// "active_region" {"size", "follow" | "focus", "spawn"} (parse after the
+/// groups and incidents): into s.active_region, and its goals
+/// (kRegionGoalNames) added to s.goals (parse_active_region.cpp).
+void parseActiveRegion(const Node& n, Scene& s);
 
 /// "/groups/3" style paths.
 inline std::string itemPath(const char* list, std::size_t k) { return std::string("/") + list + "/" + std::to_string(k); }

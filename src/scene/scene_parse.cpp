@@ -225,7 +225,7 @@ Scene parseDocument(const json& doc, const std::string& label) {
                                                                         " (the version this build reads)"));
     root.object({"$schema", "format", "version", "name", "description", "domain", "walkable", "obstacles",
                  "floor_plans", "goals", "groups", "sources", "discomfort", "terrain", "measurement", "model",
-                 "barriers", "events", "incidents", "footprints"});
+                 "barriers", "events", "incidents", "footprints", "active_region"});
     optional(root, "$schema", [&](const Node& v) { v.string(true, 4096); });
     optional(root, "name", [&](const Node& v) { s.name = v.string(true); });
     optional(root, "description", [&](const Node& v) { s.description = v.string(true, 65536); });
@@ -277,6 +277,7 @@ Scene parseDocument(const json& doc, const std::string& label) {
     // incidents and the behaviour groups' border goal
     forEachItem(root, "incidents", "incidents {\"name\", \"position\", \"radius\", \"start\", ...}",
                 [&](const Node& v, std::size_t) { s.incidents.push_back(parseIncident(v, s)); });
+    optional(root, "active_region", [&](const Node& v) { parseActiveRegion(v, s); });
     addBorderGoal(s);
     forEachItem(root, "events", "events {\"time\", \"action\", \"target\", ...}",
                 [&](const Node& v, std::size_t) { s.events.push_back(parseEvent(v, s)); });

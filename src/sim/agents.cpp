@@ -67,7 +67,7 @@ float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng) {
 }
 
 AgentStore::AgentStore(FieldTable table, const Scene& scene, const SceneGrid& grid, const Exec& ex)
-    : ex_(ex), table_(std::move(table)), grid_(grid.info()) {
+    : ex_(ex), table_(std::move(table)), grid_(grid.info()), active_{0, 0, grid.nx, grid.ny} {
     setGoalCells(scene, grid);
     buildRoutes(scene);
 }
@@ -78,6 +78,19 @@ void AgentStore::setGoalCells(const Scene& scene, const SceneGrid& grid) {
     goalMasks_.vector().assign(cells * scene.goals.size(), 0);
     for (std::size_t k = 0; k < scene.goals.size(); ++k)
         for (int c : grid.goal_cells[k]) goalMasks_[k * cells + static_cast<std::size_t>(c)] = 1;
+    goalMasks_.toDevice(ex_);
+}
+
+void AgentStore::setGoalCells(const Scene& scene, const SceneGrid& grid, const std::vector<int>& goals) {
+    // those goals' slices of the stacked masks again
+    const std::size_t cells = static_cast<std::size_t>(grid.nx) * grid.ny;
+    if (static_cast<std::size_t>(goalMasks_.size()) != cells * scene.goals.size()) return setGoalCells(scene, grid);
+    for (int k : goals) {
+        const std::size_t base = static_cast<std::size_t>(k) * cells;
+        std::fill(goalMasks_.vector().begin() + static_cast<std::ptrdiff_t>(base),
+                  goalMasks_.vector().begin() + static_cast<std::ptrdiff_t>(base + cells), std::uint8_t{0});
+        for (int c : grid.goal_cells[static_cast<std::size_t>(k)]) goalMasks_[base + static_cast<std::size_t>(c)] = 1;
+    }
     goalMasks_.toDevice(ex_);
 }
 
@@ -142,7 +155,7 @@ std::vector<ExitEvent> AgentStore::advanceRoutes(AgentSortBuffers& sort) {
     if (n_ == 0) return left;
     std::vector<ExitRow> rows;
     const RouteTable route{routeGoal_.view(ex_), routeNext_.view(ex_)};
-    record_ = sim::advanceRoutes(ex_, views(), grid_, goalMasks_.view(ex_), route, static_cast<int>(table_.group.size()),
+    record_ = sim::advanceRoutes(ex_, views(), grid_, goalMasks_.view(ex_), route, active_, static_cast<int>(table_.group.size()),
                                  sort, ws_, rows);
     for (const ExitRow& r : rows)
         left.push_back({r.id, table_.group[static_cast<std::size_t>(r.field)], r.x, r.y});

@@ -90,6 +90,10 @@ public:
     void setTable(FieldTable table, const Scene& scene);
     /// The goals' cells changed (events): the goal masks again, from @p grid.
     void setGoalCells(const Scene& scene, const SceneGrid& grid);
+    /// Only @p goals' cells changed (an active region moved its goals).
+    void setGoalCells(const Scene& scene, const SceneGrid& grid, const std::vector<int>& goals);
+    /// The active region's cells: advanceRoutes() removes the agents outside (as leavers).
+    void setActiveCells(const CellRange& r) { active_ = r; }
     /// Moves agents to other fields (a rare event: an incident's switch
     /// rules): @p to(field, id, x, y) gives each agent's new field, decided
     /// on the host (CUDA: the columns come to the host once and the field
@@ -126,6 +130,7 @@ private:
     bool hostCurrent_ = true;          ///< The host copy equals the columns on the Exec's side.
     Array<std::uint8_t> goalMasks_;    ///< Per goal, 1 on its cells. [Size: goals * nx * ny]
     Array<int> routeGoal_, routeNext_; ///< RouteTable per field. [Size: fields]
+    CellRange active_;                 ///< Cells agents may stay in (the active region; the whole grid without one).
 
     /// routeGoal_ and routeNext_ from table_.
     void buildRoutes(const Scene& scene);

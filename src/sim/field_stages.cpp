@@ -13,10 +13,12 @@ namespace ccrowd::sim {
 namespace {
 
 /// (a) active box: per-cell work stays inside the crowd's AABB + margin (seed 003 §2.2).
-/// After an event changed the environment: the whole grid, once.
+/// After an event changed the environment: the whole grid once (the active
+/// region's cells, in a scene with one: nothing outside is open).
 void runActiveBox(SimState& s) {
     s.box = activeBox(s.ex, s.agents.views(), s.gi, s.scene.params.box_margin);
-    if (s.environmentChanged) s.box = CellRange{0, 0, s.gi.nx, s.gi.ny};
+    const RegionCells& r = s.region.cells;
+    if (s.environmentChanged) s.box = CellRange{r.i0, r.j0, r.i1, r.j1};
 }
 
 /// (b) splat: density and mean velocity; the agents end sorted by cell.

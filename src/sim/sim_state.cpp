@@ -79,6 +79,13 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
     agents.append(placed);
     agents.recordFields(splatWs.sort);
     spawner = SourceSpawner(scene, grid);
+    // the active region: the whole grid until its stage places it; its goals and spawners
+    region.cells = {0, 0, grid.nx, grid.ny};
+    if (scene.active_region.enabled()) {
+        for (int g = 0; g < 5; ++g) region.goals[g] = goalIndex(scene, kRegionGoalNames[g], "the active region");
+        region.owed.assign(scene.active_region.spawn.size(), 0.0);
+        region.rng.seed(scene.params.seed ^ 0xac71e5e6ULL);
+    }
 }
 
 void SimState::addFields() {

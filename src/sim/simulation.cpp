@@ -17,6 +17,7 @@
 #include "kernels/splat.hpp"
 #include "sim/events_stage.hpp"
 #include "sim/exit_spawn_stage.hpp"
+#include "sim/active_region_stage.hpp"
 #include "sim/field_stages.hpp"
 #include "sim/incidents_stage.hpp"
 #include "sim/operational_model.hpp"
@@ -84,6 +85,8 @@ Simulation::Impl::Impl(Scene s, const Exec& e)
     // the step: the scene's events (when it has a timeline), the continuum's stages, the operational model's, exit_spawn
     std::vector<sim::Stage> stages;
     if (sim::hasTimeline(state->scene)) stages.push_back(sim::eventsStage());
+    const bool region = state->scene.active_region.enabled();
+    if (region) stages.push_back(sim::activeRegionStage());
     // incidents: their start and switches first, their cost scaling after the common cost
     const bool incidents = sim::hasIncidents(state->scene);
     if (incidents) {
@@ -97,6 +100,7 @@ Simulation::Impl::Impl(Scene s, const Exec& e)
     }
     for (sim::Stage& st : model->stages(*state)) stages.push_back(std::move(st));
     stages.push_back(sim::exitSpawnStage());
+    if (region) stages.push_back(sim::regionSpawnStage());
     pipeline = sim::Pipeline(e, std::move(stages), sim::initialStateItems());
     times.names = pipeline.names();
     times.total_ms.assign(times.names.size(), 0.0);
@@ -143,7 +147,7 @@ bool Simulation::finished() const {
     const ModelParams& p = m.scene.params;
     if (m.time >= p.duration - 0.5 * p.dt) return true;
     if (p.max_steps >= 0 && m.steps >= p.max_steps) return true;
-    return m.agents.size() == 0 && !m.spawner.pending(m.time);
+    return m.agents.size() == 0 && !m.spawner.pending(m.time) && !sim::regionSpawnPending(m.scene, m.time);
 }
 
 double Simulation::time() const { return impl_->state->time; }
@@ -175,7 +179,8 @@ std::vector<IncidentStats> Simulation::incidentStats() const {
     return out;
 }
 const std::vector<int>& Simulation::startedIncidents() const { return impl_->state->incidents.started; }
-int Simulation::wallsVersion() const { return impl_->state->wallsVersion; }
+int Simulation::wallsVersion() const { return impl_->state->wallsVersion + impl_->state->region.version; }
+RegionCells Simulation::activeRegion() const { return impl_->state->region.cells; }
 const Field<float>* Simulation::incidentDistance() const {
     const sim::SimState& m = *impl_->state;
     return sim::hasIncidents(m.scene) ? &m.incidents.distance : nullptr;

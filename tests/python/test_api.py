@@ -214,3 +214,21 @@ def test_incidents_added_while_running(room_exit):
     plain = ccrowd.Simulation(room_exit, "cpu", 1)
     with pytest.raises(ccrowd.InputError, match="behaviour groups"):
         plain.add_incident("fire", [5.0, 5.0])
+
+
+def test_active_region_follows_its_focus(room_exit):
+    # room_exit (14 m x 10 m) seen through a 4 m x 4 m window moving from (3, 5) to (7, 5) over 4 s
+    scene = ccrowd.load_scene(room_exit)
+    scene.set("active_region", {"size": [4, 4], "focus": [[0, 3, 5], [4, 7, 5]]}).check()
+    sim = ccrowd.Simulation(scene, "cpu", 1)
+    assert sim.stage_names[0] == "active_region"
+    assert sim.active_region == pytest.approx((1.0, 3.0, 5.0, 7.0))
+    sim.run(until=2.0)
+    x0, y0, x1, y1 = sim.active_region
+    assert (x0 + x1) / 2 == pytest.approx(5.0, abs=0.25) and x1 - x0 == pytest.approx(4.0)
+    # only agents inside it are simulated; the others left, counted per group
+    a = sim.agents()
+    assert ((a["x"] >= x0) & (a["x"] < x1) & (a["y"] >= y0) & (a["y"] < y1)).all()
+    assert sim.summary()["groups"][0]["left_region"] > 100
+    with pytest.raises(ccrowd.InputError, match="active_region"):
+        scene.set("active_region", {"size": [4, 4]}).check()
