@@ -85,6 +85,9 @@ TEST(ActiveRegion, FollowsItsFocusAndSimulatesOnlyInside) {
         EXPECT_EQ(g.spawned + g.switched_in, g.exited + g.remaining + g.switched_out) << g.name;
     }
     EXPECT_EQ(remaining, sim.agentCount());
+    // the region moves away from the eastbound spawn's west side faster than 2 m per walk there: nobody born there
+    EXPECT_EQ(sim.groupStats()[0].spawned, 300);
+    EXPECT_GT(sim.groupStats()[1].spawned, 50);  // the westbound enter at its leading side
     EXPECT_GT(leftRegion, 0);  // the region moved off some, and the initial ones outside it
     EXPECT_LT(leftRegion, exited);  // others left through their goal side
 }

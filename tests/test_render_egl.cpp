@@ -151,6 +151,29 @@ TEST_F(EglRenderTest, AMovingBarrierIsDrawnWhereItIs) {
     EXPECT_EQ(last.at(x0, y0), kFloor);
 }
 
+TEST_F(EglRenderTest, TheDiscomfortOverlayShowsTheFireWhereItIs) {
+    // a fire (g 5) over (2 .. 4, 2 .. 4), nothing else: the discomfort overlay colours it, not the floor beside it
+    std::string text = kScene;
+    text.insert(text.rfind('}'), R"(, "discomfort": [{"name": "fire", "area": {"rect": {"min": [2, 2], "max": [4, 4]}}, "value": 5}])");
+    const std::string scene = write("fire.json", text);
+    const Result r = ccrowdNoDisplay("render " + scene + " --frames 1 --size 400x200 --no-caption --overlay discomfort --out " + path("fire"));
+    ASSERT_EQ(r.code, 0) << r.out;
+    const Result plain = ccrowdNoDisplay("render " + scene + " --frames 1 --size 400x200 --no-caption --out " + path("plain"));
+    ASSERT_EQ(plain.code, 0) << plain.out;
+    const Image img = loadPng(path("fire") + "/frame_000000.png"), floor = loadPng(path("plain") + "/frame_000000.png");
+    ASSERT_TRUE(img.px && floor.px);
+    int fx, fy, ox, oy;
+    pixelOf(3.f, 3.f, fx, fy);
+    pixelOf(3.f, 7.f, ox, oy);
+    // the fire takes the top of the scale (viridis yellow: red and green high, blue low), the floor elsewhere its bottom
+    const plot::Rgb hot = img.at(fx, fy), cold = img.at(ox, oy);
+    EXPECT_GT(hot.r, 180);
+    EXPECT_GT(hot.g, 180);
+    EXPECT_LT(hot.b, 100);
+    EXPECT_NE(cold, hot);
+    EXPECT_NE(hot, floor.at(fx, fy));
+}
+
 TEST_F(EglRenderTest, WithoutADisplayFramesComeThroughEglAndMatchTheGlxFrames) {
     if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not found for the GLX frames (Debian: apt-get install xvfb xauth libgl1-mesa-dri)";
     // the same frames through GLX (Xvfb), through EGL asked for, and through EGL by default without a display

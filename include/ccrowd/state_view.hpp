@@ -42,6 +42,7 @@ struct StateView {
     View2<const float> pressure;            ///< Of the last UIC solve. [Units: m^2/s]
     View2<const Vel2> meanVelocity;         ///< Of the last splat. [Units: m/s]
     std::vector<View2<const float>> potential;  ///< Per field (+inf where unreachable). [Units: s]
+    View2<const float> discomfort;          ///< Discomfort g per cell, as events leave it (Treuille 2006 eq. 4).
 };
 
 }  // namespace ccrowd

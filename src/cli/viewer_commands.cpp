@@ -51,7 +51,7 @@ void addCommonOptions(CLI::App* cmd, viewer::CommonOptions& o) {
     cmd->add_option("--threads", o.threads, "CPU threads (0 = all cores)")->check(CLI::Range(0, 1024))->capture_default_str();
     cmd->add_option("--overlay", o.overlay,
                     "Field under the agents: none, density [1/m^2], speed (mean speed of the splat) [m/s], pressure (UIC), "
-                    "potential (of --field, with its desired-velocity arrows)")
+                    "potential (of --field, with its desired-velocity arrows), discomfort (Treuille's g, as events leave it: fire, smoke)")
         ->transform(CLI::CheckedTransformer(nameMap<viewer::Overlay>(viewer::kOverlayNames), CLI::ignore_case));
     cmd->add_option("--field", o.potential_field, "Potential field shown by --overlay potential (one per group and route step)")
         ->check(CLI::Range(0, 1 << 20))

@@ -11,6 +11,9 @@ namespace ccrowd::sim {
 
 namespace {
 
+/// How far in [m] a newcomer walks before the ring cell it was born on may leave the region.
+constexpr float kSpawnLead = 2.f;
+
 /// The region's goals and ring cells where it is now: the goals' areas in
 /// the scene (so that events rasterising the environment again agree), their
 /// open cells, and each side's open ring cells.
@@ -102,14 +105,21 @@ void runRegionSpawn(SimState& s) {
         if (missing <= 0) { owed = 0.0; continue; }
         owed = std::isfinite(sp.rate) ? std::min(owed + sp.rate * dt, static_cast<double>(missing)) : static_cast<double>(missing);
         if (owed < 1.0) continue;
-        // candidate cells: the ring's open cells on its sides, off the group's first goal (they would leave at once)
+        // candidate cells: the ring's open cells on its sides, off the group's first goal (they would leave at once),
+        // and still inside the region when a newcomer has walked kSpawnLead in (a region moving away from a side
+        // would leave those born there behind)
+        const RegionCells ahead = activeRegionCells(s.scene, s.time + kSpawnLead / s.scene.groups[static_cast<std::size_t>(g)].speed.mean);
+        auto kept = [&](int cell) {
+            const int i = cell % s.gi.nx, j = cell / s.gi.nx;
+            return i >= ahead.i0 && i < ahead.i1 && j >= ahead.j0 && j < ahead.j1;
+        };
         const std::vector<int>& goal = s.grid.goal_cells[static_cast<std::size_t>(s.fields.goal[static_cast<std::size_t>(s.fields.fieldOf[static_cast<std::size_t>(g)][0])])];
         std::vector<int> cells;
         std::vector<float> ax, ay;
         for (int side = 0; side < 4; ++side) {
             if (!(sp.sides & (1 << side))) continue;
             for (int cell : R.sideCells[side])
-                if (!std::binary_search(goal.begin(), goal.end(), cell)) cells.push_back(cell);
+                if (kept(cell) && !std::binary_search(goal.begin(), goal.end(), cell)) cells.push_back(cell);
             if (R.sideCells[side].empty()) continue;
             // the agents near this side (a strip, grown by d_min)
             const int a = R.sideCells[side].front(), b = R.sideCells[side].back();

@@ -12,7 +12,8 @@
 ///    exits); that step's fields are computed afresh on its cells.
 ///  - "region_spawn" (after exit_spawn): each spawn brings agents of its
 ///    group in at the ring's open cells on its sides, never overlapping
-///    others (d_min), while the group has fewer than density x the
+///    others (d_min), on cells the region keeps until the newcomer has
+///    walked 2 m in, while the group has fewer than density x the
 ///    region's open area, at most `rate` a second; draws from the scene's
 ///    seed, so the same for every thread count.
 

@@ -213,6 +213,7 @@ StateView Simulation::stateView() const {
     v.density = m.density.view(m.ex);
     v.pressure = m.pressure.view(m.ex);
     v.meanVelocity = m.meanVelocity.view(m.ex);
+    v.discomfort = m.grid.discomfort.view(m.ex);
     // potentials of fields nobody followed yet exist on the host only (+inf): uploaded once
     for (Field<float>& p : m.potential) {
         if (m.ex.backend == Backend::Cuda && !p.hasDevice()) p.toDevice(m.ex);

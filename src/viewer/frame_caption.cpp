@@ -16,7 +16,7 @@ namespace ccrowd::viewer {
 namespace {
 
 /// Units of each overlay, in Overlay order.
-constexpr const char* kOverlayUnits[] = {"", "1/m^2", "m/s", "m^2/s", "s"};
+constexpr const char* kOverlayUnits[] = {"", "1/m^2", "m/s", "m^2/s", "s", ""};
 
 std::string number(double v, const char* format) {
     char buf[64];

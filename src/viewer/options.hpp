@@ -9,7 +9,7 @@
 namespace ccrowd::viewer {
 
 /// Field drawn under the agents on open cells.
-enum class Overlay { None, Density, Speed, Pressure, Potential };
+enum class Overlay { None, Density, Speed, Pressure, Potential, Discomfort };
 
 /// How agent discs are coloured.
 enum class ColourBy { Group, Speed, Pressure };
@@ -25,7 +25,9 @@ enum class GlApi {
 constexpr const char* kGlApiNames[] = {"auto", "egl", "glx"};
 
 /// Names accepted by --overlay, in Overlay order.
-constexpr const char* kOverlayNames[] = {"none", "density", "speed", "pressure", "potential"};
+constexpr const char* kOverlayNames[] = {"none", "density", "speed", "pressure", "potential", "discomfort"};
+/// Overlays there are (O cycles through them).
+constexpr int kOverlayCount = static_cast<int>(sizeof(kOverlayNames) / sizeof(kOverlayNames[0]));
 /// Names accepted by --colour, in ColourBy order.
 constexpr const char* kColourNames[] = {"group", "speed", "pressure"};
 

@@ -64,7 +64,7 @@ void Panel::draw(PanelState& s) {
     float speed = static_cast<float>(s.speed);
     if (ImGui::SliderFloat("speed (+/-)", &speed, 0.05f, 20.f, "%.2fx", ImGuiSliderFlags_Logarithmic)) s.speed = speed;
     int overlay = static_cast<int>(s.draw.overlay);
-    ImGui::Combo("overlay (O)", &overlay, "none\0density\0speed\0pressure\0potential\0");
+    ImGui::Combo("overlay (O)", &overlay, "none\0density\0speed\0pressure\0potential\0discomfort\0");
     s.draw.overlay = static_cast<Overlay>(overlay);
     ImGui::SliderInt("potential field (G)", &s.draw.potential_field, 0, s.field_count - 1);
     int colour = static_cast<int>(s.draw.colour);

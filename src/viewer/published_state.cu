@@ -127,11 +127,12 @@ void PublishedState::publishOverlay(const Simulation& sim, const StateView& v, c
     case Overlay::Speed: k.velocity = v.meanVelocity; break;
     case Overlay::Pressure: k.scalar = v.pressure; break;
     case Overlay::Potential: k.scalar = v.potential[static_cast<std::size_t>(o.field)]; break;
+    case Overlay::Discomfort: k.scalar = v.discomfort; break;
     case Overlay::None: break;
     }
     forEachCell(ex_, CellRange{0, 0, nx, ny}, k);
     // its range: density up to the UIC limit; speed up to the free speed or
-    // more; pressure and potential up to their largest finite value
+    // more; pressure, potential and discomfort up to their largest finite value
     const float top = maxOf(ex_, values_.data(), nx * ny, FiniteOrZero{}, "overlay range");
     const ModelParams& mp = sim.scene().params;
     lo_ = 0.f;

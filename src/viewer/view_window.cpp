@@ -125,7 +125,7 @@ int viewScene(const ViewOptions& o) {
         if (keys && input.pause) ps.paused = !ps.paused;
         if (keys && input.faster) ps.speed = std::min(ps.speed * 1.5, 100.0);
         if (keys && input.slower) ps.speed = std::max(ps.speed / 1.5, 0.01);
-        if (keys && input.nextOverlay) ps.draw.overlay = static_cast<Overlay>((static_cast<int>(ps.draw.overlay) + 1) % 5);
+        if (keys && input.nextOverlay) ps.draw.overlay = static_cast<Overlay>((static_cast<int>(ps.draw.overlay) + 1) % kOverlayCount);
         if (keys && input.nextColour) ps.draw.colour = static_cast<ColourBy>((static_cast<int>(ps.draw.colour) + 1) % 3);
         if (keys && input.nextField) ps.draw.potential_field = (ps.draw.potential_field + 1) % std::max(ps.field_count, 1);
         if (keys && input.reset) ps.restart = true;
