@@ -87,11 +87,16 @@ void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& w
 }  // namespace
 
 AgentRecord advanceRoutes(const Exec& ex, const AgentViews& a, const GridInfo& g, View1<const std::uint8_t> goalMasks,
-                          const RouteTable& route, const CellRange& active, int fieldCount, AgentSortBuffers& sort,
-                          ExitSpawnWorkspace& ws, std::vector<ExitRow>& left) {
+                          const RouteTable& route, const CellRange& active, const UnitGate& gate, int fieldCount,
+                          AgentSortBuffers& sort, ExitSpawnWorkspace& ws, std::vector<ExitRow>& left) {
     const int n = a.n;
+    // 0. social units: their members and arrivals at waypoints
+    if (gate.unitOfId.n > 0) {
+        forEachIndex(ex, gate.counts.n, ClearCountsKernel{gate.counts});
+        forEachIndex(ex, n, UnitArrivalKernel{a, g, goalMasks, route, gate});
+    }
     // 1. route advance and keep flags; 2. slots (exclusive scan); 3. the record
-    flagAndScan(ex, n, sort, RouteAdvanceKernel{a, g, goalMasks, route, active.i0, active.j0, active.i1, active.j1, {}});
+    flagAndScan(ex, n, sort, RouteAdvanceKernel{a, g, goalMasks, route, active.i0, active.j0, active.i1, active.j1, gate, {}});
     const AgentRecord r = readRecord(ex, a, fieldCount, sort, ws);
     if (r.left == 0) return r;
     // 4. the leavers' rows, in table order (16 bytes each come back)

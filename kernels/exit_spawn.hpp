@@ -39,18 +39,41 @@ CC_HD inline void clampedCellOf(const GridInfo& g, float x, float y, int& i, int
     j = static_cast<int>(cj);
 }
 
+/// Pass 0 (scenes with social units): each member counted in its unit,
+/// and counted as arrived when it stands in the goal of a waypoint step
+/// (not a final goal: members leave there one by one).
+struct UnitArrivalKernel {
+    AgentViews a;
+    GridInfo g;
+    View1<const std::uint8_t> goalMasks;
+    RouteTable route;
+    UnitGate gate;
+    CC_HD void operator()(int k) const {
+        const int u = gate.unitOfId[a.id[k]];
+        if (u < 0) return;
+        atomicAddRelaxed(&gate.counts[2 * u], 1ull);
+        int i = 0, j = 0;
+        clampedCellOf(g, a.x[k], a.y[k], i, j);
+        const int f = a.field[k];
+        const long long cell = static_cast<long long>(route.goal[f]) * g.nx * g.ny + i + static_cast<long long>(j) * g.nx;
+        if (route.next[f] >= 0 && goalMasks[cell]) atomicAddRelaxed(&gate.counts[2 * u + 1], 1ull);
+    }
+};
+
 /// Pass 1: an agent inside the goal of its route step (goalMasks, stacked
 /// per goal, [Size: goals * nx * ny]) takes the field of the next route
 /// step, or is marked to leave (keep = 0) when the step is its group's last
 /// and the goal an exit (RouteTable::next). An agent outside the active
 /// cells [ai0, ai1) x [aj0, aj1) leaves too (seed 002's active grid: only
-/// its inside is simulated).
+/// its inside is simulated). A member of a social unit stays at a waypoint
+/// until every member of its unit stands in it (seed 000's gate).
 struct RouteAdvanceKernel {
     AgentViews a;
     GridInfo g;
     View1<const std::uint8_t> goalMasks;
     RouteTable route;
     int ai0, aj0, ai1, aj1;
+    UnitGate gate;
     View1<int> keep;
     CC_HD void operator()(int k) const {
         int i = 0, j = 0;
@@ -61,9 +84,20 @@ struct RouteAdvanceKernel {
         const long long cell = static_cast<long long>(route.goal[f]) * g.nx * g.ny + i + static_cast<long long>(j) * g.nx;
         if (!goalMasks[cell]) return;
         const int next = route.next[f];
+        if (next >= 0 && gate.unitOfId.n > 0) {
+            // the unit moves on whole: wait while some member has not arrived
+            const int u = gate.unitOfId[a.id[k]];
+            if (u >= 0 && gate.counts[2 * u + 1] < gate.counts[2 * u]) return;
+        }
         if (next >= 0) a.field[k] = next;
         else if (next == kRouteLeave) keep[k] = 0;
     }
+};
+
+/// Sets every count to 0.
+struct ClearCountsKernel {
+    View1<unsigned long long> v;
+    CC_HD void operator()(int k) const { v[k] = 0ull; }
 };
 
 /// keep = 1 for every agent (a record of the table as it stands).

@@ -269,6 +269,14 @@ struct RouteTable {
     View1<const int> next;
 };
 
+/// Social units at waypoints (seed 000's gate): each agent's unit by id
+/// (-1: alone; empty: no units) and, per unit, its members now and those
+/// inside the goal of a waypoint step (counts[2u], counts[2u + 1]).
+struct UnitGate {
+    View1<const int> unitOfId;             ///< [Size: ids]
+    View1<unsigned long long> counts;      ///< [Size: 2 * units]
+};
+
 /// An agent that left through its final goal, as the device writes it.
 struct ExitRow {
     int id = 0;
@@ -295,10 +303,12 @@ struct ExitSpawnWorkspace;
 /// order). The caller shrinks the columns to AgentRecord::kept. On CUDA the
 /// host reads the record (8 + 4 fields bytes) and, when somebody left, 16
 /// bytes per leaver. Agents outside @p active (the active region's cells;
-/// the whole grid without one) leave as well.
+/// the whole grid without one) leave as well. Members of a social unit
+/// (@p gate; no units when its unitOfId is empty) move on from a waypoint
+/// only together; @p gate's counts are left as UnitArrivalKernel set them.
 AgentRecord advanceRoutes(const Exec& ex, const AgentViews& a, const GridInfo& g, View1<const std::uint8_t> goalMasks,
-                          const RouteTable& route, const CellRange& active, int fieldCount, AgentSortBuffers& sort,
-                          ExitSpawnWorkspace& ws, std::vector<ExitRow>& left);
+                          const RouteTable& route, const CellRange& active, const UnitGate& gate, int fieldCount,
+                          AgentSortBuffers& sort, ExitSpawnWorkspace& ws, std::vector<ExitRow>& left);
 
 /// The record of the table as it stands (every agent kept): the fields in use.
 AgentRecord recordAgents(const Exec& ex, const AgentViews& a, int fieldCount, AgentSortBuffers& sort,

@@ -174,7 +174,7 @@ TEST_P(ExitSpawnKernels, RouteAdvanceAndExitsCompactTheTableStably) {
     sim::ExitSpawnWorkspace ws;
     std::vector<sim::ExitRow> left;
     const sim::AgentRecord r = sim::advanceRoutes(ex, c.views(ex), g, masks.view(ex), {goal.view(ex), next.view(ex)},
-                                                  CellRange{0, 0, g.nx, g.ny}, 3,
+                                                  CellRange{0, 0, g.nx, g.ny}, sim::UnitGate{}, 3,
                                                   sort, ws, left);
     c.fetch(ex);
     // the record, the leavers' rows in order, the kept agents in order with their columns

@@ -82,6 +82,20 @@ enum class Behaviour {
     Approach,  ///< Heads for its route's goal (at the incident: onlookers stop, responders go in); costs not scaled.
 };
 
+/// Small social groups inside a group of agents (seed 000; Moussaïd et al.
+/// 2010): its agents walk in units of 1, 2, 3, ... members that start in a
+/// circle, keep together and pass every waypoint whole.
+struct SocialSpec {
+    /// Share of the group's persons walking in units of 1, 2, 3, ...
+    /// members (e.g. 0.6, 0.25, 0.1, 0.05). Empty: everyone alone.
+    /// [Limit: 1..16 shares, each 0..1, summing to 1]
+    std::vector<float> sizes;
+    float spacing = 0.8f;    ///< Distance between neighbours on the starting circle. [Units: m] [Limit: > 0, <= 10]
+    float spread = 0.8f;     ///< Distance from the unit's centroid a member keeps in free walking; x max(1, rho / 1 m^-2) at perceived density rho. [Units: m] [Limit: > 0, <= 20]
+    float cohesion = 2.f;    ///< Pull toward the centroid per metre beyond the spread. [Units: 1/s] [Limit: >= 0, <= 100]
+    bool enabled() const { return !sizes.empty(); }
+};
+
 /// A group of agents sharing a route (one potential field per group).
 struct GroupSpec {
     std::string name;               ///< Unique among groups. [Limit: non-empty]
@@ -94,6 +108,7 @@ struct GroupSpec {
     std::array<std::uint8_t, 3> colour{31, 119, 180};  ///< sRGB, for viewers and plots (default: tab10 colour of the group index).
     float panic = -1.f;             ///< Social force panic p of this group (-1: model.social_force.panic). [Limit: -1 or 0..1]
     Behaviour behaviour = Behaviour::Walk;  ///< Reaction to incidents ("behaviour": walk, escape, hide, approach).
+    SocialSpec social;              ///< Social units among its initial agents ("social"; agents from sources walk alone).
 };
 
 /// Keeps spawning agents of a group inside a region at a rate.

@@ -48,6 +48,12 @@ struct GroupStats {
     long long switched_in = 0;    ///< Joined from another group at an incident's start (Scene::incidents' switch rules).
     long long switched_out = 0;   ///< Left for another group at an incident's start.
     long long left_region = 0;    ///< Of `exited`: left the active region away from a goal (walked out, or the region moved off them).
+    long long units = 0;          ///< Social units its initial agents walk in (GroupSpec::social; 0 without).
+    double mean_spread = -1.0;    ///< Mean over steps of its units' (2+ members) mean member-to-centroid distance; -1 before any. [Units: m]
+    double max_spread = -1.0;     ///< Largest per-step value of that mean; -1 before any. [Units: m]
+    long long unit_waits = 0;     ///< Times a unit moved on from a waypoint (seed 000's gate).
+    double mean_wait = -1.0;      ///< Mean time from a unit's first member reaching a waypoint to the unit moving on; -1 before any. [Units: s]
+    double max_wait = -1.0;       ///< The longest such wait; -1 before any. [Units: s]
 };
 
 /// An incident of the scene (Scene::incidents) as the run saw it.
@@ -153,6 +159,9 @@ public:
     /// The active region's cells now (Scene::active_region; the whole grid
     /// in scenes without one): only agents inside are simulated.
     RegionCells activeRegion() const;
+    /// Each agent id's social unit (GroupSpec::social; -1: walks alone);
+    /// empty in scenes without social units.
+    std::vector<int> socialUnits() const;
     /// Per cell, the signed distance to the nearest started incident's harm
     /// disc (< 0 inside, +inf before any started) [Units: m]; null in scenes
     /// without incidents or behaviour groups. Host copy (kept current).

@@ -70,6 +70,11 @@ nlohmann::json summaryJson(const Simulation& sim, double wallSeconds, bool inter
             gj["switched_out"] = g.switched_out;
         }
         if (sim.scene().active_region.enabled()) gj["left_region"] = g.left_region;
+        if (g.units > 0) {
+            auto orNull = [](double v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
+            gj["social"] = {{"units", g.units}, {"mean_spread_m", orNull(g.mean_spread)}, {"max_spread_m", orNull(g.max_spread)},
+                            {"unit_waits", g.unit_waits}, {"mean_wait_s", orNull(g.mean_wait)}, {"max_wait_s", orNull(g.max_wait)}};
+        }
         j["groups"].push_back(gj);
     }
     // incidents: when each started and whom it switched

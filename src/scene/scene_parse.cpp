@@ -100,8 +100,26 @@ GoalSpec parseGoal(const Node& n) {
     return g;
 }
 
+/// "social": {"sizes", "spacing", "spread", "cohesion"} (seed 000's small groups).
+SocialSpec parseSocial(const Node& n) {
+    n.object({"sizes", "spacing", "spread", "cohesion"});
+    SocialSpec s;
+    const Node sizes = n.get("sizes", "shares of persons walking alone, in pairs, threes, ... (1..16 numbers in 0..1 summing to 1)");
+    const std::size_t k = sizes.array(1, 16, "shares of persons walking alone, in pairs, threes, ... (numbers in 0..1 summing to 1)");
+    double sum = 0.0;
+    for (std::size_t i = 0; i < k; ++i) {
+        s.sizes.push_back(sizes.at(i).numberF(closed(0, 1)));
+        sum += s.sizes.back();
+    }
+    if (std::fabs(sum - 1.0) > 1e-3) sizes.fail("shares summing to " + formatNumber(sum), "shares summing to 1 (within 0.001)");
+    optional(n, "spacing", [&](const Node& v) { s.spacing = v.numberF(openClosed(0, 10, "m")); });
+    optional(n, "spread", [&](const Node& v) { s.spread = v.numberF(openClosed(0, 20, "m")); });
+    optional(n, "cohesion", [&](const Node& v) { s.cohesion = v.numberF(closed(0, 100, "1/s")); });
+    return s;
+}
+
 GroupSpec parseGroup(const Node& n, std::size_t index) {
-    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour", "panic", "behaviour"});
+    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour", "panic", "behaviour", "social"});
     GroupSpec g;
     g.name = n.get("name", kName).string();
     optional(n, "spawn", [&](const Node& v) { g.spawn = parsePolygonList(v, 0, kMaxListItems); });
@@ -129,6 +147,7 @@ GroupSpec parseGroup(const Node& n, std::size_t index) {
         else if (b == "approach") g.behaviour = Behaviour::Approach;
         else v.fail("unknown behaviour", kinds);
     });
+    optional(n, "social", [&](const Node& v) { g.social = parseSocial(v); });
     // the route; an escape group may leave it out (its goal is then the domain's border)
     if (g.behaviour != Behaviour::Escape || n.has("route")) {
         const Node route = n.get("route", "a list of 1 or more goal names");

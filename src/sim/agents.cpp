@@ -94,6 +94,17 @@ void AgentStore::setGoalCells(const Scene& scene, const SceneGrid& grid, const s
     goalMasks_.toDevice(ex_);
 }
 
+void AgentStore::setUnits(int units) {
+    units_ = units;
+    unitCounts_.vector().assign(2 * static_cast<std::size_t>(units), 0ull);
+    unitCounts_.toDevice(ex_);
+}
+
+const std::vector<unsigned long long>& AgentStore::unitCounts() {
+    unitCounts_.toHost(ex_, device::Payload::Record);
+    return unitCounts_.vector();
+}
+
 void AgentStore::setTable(FieldTable table, const Scene& scene) {
     table_ = std::move(table);
     buildRoutes(scene);
@@ -126,6 +137,14 @@ void AgentStore::append(const std::vector<NewAgent>& born) {
         rows.field.push_back(table_.fieldOf.at(static_cast<std::size_t>(b.group)).at(0));
         rows.id.push_back(nextId_++);
     }
+    // social units: each new id's unit
+    if (units_ > 0) {
+        std::vector<int> units;
+        for (const NewAgent& b : born) units.push_back(b.unit);
+        const int ids = nextId_ - m;
+        unitOfId_.resizeOn(ex_, nextId_);
+        unitOfId_.writeOn(ex_, ids, units.data(), m);
+    }
     // every column grows on the Exec's side and takes its new rows there
     const int n = n_;
     forEachColumnPair(cols_, rows, [&](auto& column, const auto& values) {
@@ -155,7 +174,8 @@ std::vector<ExitEvent> AgentStore::advanceRoutes(AgentSortBuffers& sort) {
     if (n_ == 0) return left;
     std::vector<ExitRow> rows;
     const RouteTable route{routeGoal_.view(ex_), routeNext_.view(ex_)};
-    record_ = sim::advanceRoutes(ex_, views(), grid_, goalMasks_.view(ex_), route, active_, static_cast<int>(table_.group.size()),
+    record_ = sim::advanceRoutes(ex_, views(), grid_, goalMasks_.view(ex_), route, active_, UnitGate{unitOfId_.view(ex_), unitCounts_.view(ex_)},
+                                 static_cast<int>(table_.group.size()),
                                  sort, ws_, rows);
     for (const ExitRow& r : rows)
         left.push_back({r.id, table_.group[static_cast<std::size_t>(r.field)], r.x, r.y});

@@ -32,6 +32,7 @@ struct NewAgent {
     float x = 0.f, y = 0.f;  ///< [Units: m]
     float vmax = 1.34f;      ///< Free speed. [Units: m/s] [Limit: > 0]
     int group = 0;
+    int unit = -1;           ///< Social unit (AgentStore::setUnits), -1: walks alone.
 };
 
 /// Index of the goal named @p name (routes name goals); throws InputError
@@ -94,6 +95,22 @@ public:
     void setGoalCells(const Scene& scene, const SceneGrid& grid, const std::vector<int>& goals);
     /// The active region's cells: advanceRoutes() removes the agents outside (as leavers).
     void setActiveCells(const CellRange& r) { active_ = r; }
+    /// The scene has @p units social units (seed 000's small groups; call
+    /// before the first append): from now on each agent's unit is kept by
+    /// id (NewAgent::unit) and advanceRoutes() holds a unit's members at a
+    /// waypoint until all of them stand in it.
+    void setUnits(int units);
+    int units() const { return units_; }
+    /// Each id's unit on the Exec's side (-1: alone). [Size: idEnd()]
+    View1<const int> unitOfId() { return unitOfId_.view(ex_); }
+    /// Per unit, after advanceRoutes(): its members and those standing in a
+    /// waypoint's goal (2 values per unit), on the host (CUDA: downloaded).
+    const std::vector<unsigned long long>& unitCounts();
+    /// Each id's unit on the host (-1: alone; empty without units; CUDA: downloaded).
+    const std::vector<int>& unitOfIdOnHost() {
+        unitOfId_.toHost(ex_);
+        return unitOfId_.vector();
+    }
     /// Moves agents to other fields (a rare event: an incident's switch
     /// rules): @p to(field, id, x, y) gives each agent's new field, decided
     /// on the host (CUDA: the columns come to the host once and the field
@@ -131,6 +148,9 @@ private:
     Array<std::uint8_t> goalMasks_;    ///< Per goal, 1 on its cells. [Size: goals * nx * ny]
     Array<int> routeGoal_, routeNext_; ///< RouteTable per field. [Size: fields]
     CellRange active_;                 ///< Cells agents may stay in (the active region; the whole grid without one).
+    int units_ = 0;                    ///< Social units (0: none, no gate).
+    Array<int> unitOfId_;              ///< Unit per agent id (-1: alone). [Size: ids, empty without units]
+    Array<unsigned long long> unitCounts_;  ///< UnitGate::counts. [Size: 2 * units]
 
     /// routeGoal_ and routeNext_ from table_.
     void buildRoutes(const Scene& scene);

@@ -2,6 +2,7 @@
 #include "sim/exit_spawn_stage.hpp"
 
 #include "sim/sim_state.hpp"
+#include "sim/social_stage.hpp"
 
 namespace ccrowd::sim {
 
@@ -35,6 +36,8 @@ void leaveAndAdvance(SimState& s) {
         clampedCellOf(s.gi, e.x, e.y, i, j);
         if (i < r.i0 || i >= r.i1 || j < r.j0 || j >= r.j1) ++gs.left_region;
     }
+    // social units: who waits at a waypoint, who moved on
+    if (s.agents.units() > 0) recordUnitWaits(s);
 }
 
 void addAgents(SimState& s, const std::vector<NewAgent>& born) {

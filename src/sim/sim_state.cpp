@@ -4,6 +4,8 @@
 
 #include "sim/sim_state.hpp"
 
+#include "kernels/social.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -75,6 +77,21 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
         for (const Vec2& p : pos) placed.push_back({p.x, p.y, drawSpeed(spec.speed, rng), static_cast<int>(g)});
         groups[g].spawned += static_cast<long long>(pos.size());
         groups[g].remaining += static_cast<long long>(pos.size());
+        // social units: who walks with whom, starting in a circle (seed 000)
+        if (spec.social.enabled()) {
+            const int before = social.count;
+            formUnits(scene, grid, static_cast<int>(g), std::max(dMin, placementDistance(scene, static_cast<int>(g))), rng, placed, social);
+            groups[g].units = social.count - before;
+        }
+    }
+    if (social.count > 0) {
+        social.spread.toDevice(ex);
+        social.cohesion.toDevice(ex);
+        social.sums.vector().assign(static_cast<std::size_t>(kUnitSums) * static_cast<std::size_t>(social.count), 0ull);
+        social.sums.toDevice(ex);
+        social.waitStart.assign(static_cast<std::size_t>(social.count), -1.0);
+        social.sums_.resize(scene.groups.size());
+        agents.setUnits(social.count);
     }
     agents.append(placed);
     agents.recordFields(splatWs.sort);

@@ -20,6 +20,7 @@
 #include "sim/agents.hpp"
 #include "sim/incident_layers.hpp"
 #include "sim/region_state.hpp"
+#include "sim/social_units.hpp"
 #include "sim/sources.hpp"
 #include "sim/timeline.hpp"
 
@@ -67,6 +68,7 @@ struct SimState {
     FieldTable fields;                           ///< Whose field k is; each group's field and goal per route step.
     IncidentLayers incidents;                    ///< Scenes with incidents: their layers and timeline (incidents stage).
     RegionState region;                          ///< The active region (active_region stage); its cells are the whole grid without one.
+    SocialUnits social;                          ///< Social units of the groups with `social` (cohesion stage, the waypoint gate).
     FimSolver solver;                            ///< Every field's potential in one solve; workspace kept between steps.
     std::vector<EikonalProblem> problems;        ///< Per field: its goal's cells as sources; costs from `cost`.
     SplatWorkspace splatWs;                      ///< The agent sort (shared by splat, separation and exit_spawn) and cell ranges.

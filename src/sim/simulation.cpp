@@ -19,6 +19,7 @@
 #include "sim/exit_spawn_stage.hpp"
 #include "sim/active_region_stage.hpp"
 #include "sim/field_stages.hpp"
+#include "sim/social_stage.hpp"
 #include "sim/incidents_stage.hpp"
 #include "sim/operational_model.hpp"
 #include "sim/pipeline.hpp"
@@ -98,6 +99,7 @@ Simulation::Impl::Impl(Scene s, const Exec& e)
         stages.push_back(std::move(st));
         if (cost && incidents) stages.push_back(sim::incidentCostStage());
     }
+    if (sim::hasSocialUnits(state->scene)) stages.push_back(sim::cohesionStage());
     for (sim::Stage& st : model->stages(*state)) stages.push_back(std::move(st));
     stages.push_back(sim::exitSpawnStage());
     if (region) stages.push_back(sim::regionSpawnStage());
@@ -181,6 +183,7 @@ std::vector<IncidentStats> Simulation::incidentStats() const {
 const std::vector<int>& Simulation::startedIncidents() const { return impl_->state->incidents.started; }
 int Simulation::wallsVersion() const { return impl_->state->wallsVersion + impl_->state->region.version; }
 RegionCells Simulation::activeRegion() const { return impl_->state->region.cells; }
+std::vector<int> Simulation::socialUnits() const { return impl_->state->agents.unitOfIdOnHost(); }
 const Field<float>* Simulation::incidentDistance() const {
     const sim::SimState& m = *impl_->state;
     return sim::hasIncidents(m.scene) ? &m.incidents.distance : nullptr;
