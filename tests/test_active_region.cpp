@@ -16,6 +16,7 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "same_run.hpp"
 
 namespace ccrowd::test {
 namespace {
@@ -172,14 +173,7 @@ TEST(ActiveRegion, EscapeGroupsRunForItsBorderAwayFromTheIncident) {
 
 TEST(ActiveRegion, SameResultsForOneAndTwoThreads) {
     Simulation a = make(district(), 1), b = make(district(), 2);
-    for (int k = 0; k < 150; ++k) { a.step(); b.step(); }
-    const AgentSnapshot x = a.agents(), y = b.agents();
-    ASSERT_EQ(x.size(), y.size());
-    for (int k = 0; k < x.size(); ++k) {
-        ASSERT_EQ(x.id[k], y.id[k]);
-        ASSERT_EQ(x.x[k], y.x[k]);
-        ASSERT_EQ(x.y[k], y.y[k]);
-    }
+    expectSameRun(a, b, 150);
     EXPECT_EQ(a.exits().size(), b.exits().size());
 }
 

@@ -16,6 +16,7 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "same_run.hpp"
 
 namespace ccrowd::test {
 namespace {
@@ -140,14 +141,7 @@ TEST(SocialUnits, EveryOperationalModelKeepsTheGate) {
 
 TEST(SocialUnits, SameResultsForOneAndTwoThreads) {
     Simulation a = make(plaza(kFamilies), 1), b = make(plaza(kFamilies), 2);
-    for (int k = 0; k < 200; ++k) { a.step(); b.step(); }
-    const AgentSnapshot x = a.agents(), y = b.agents();
-    ASSERT_EQ(x.size(), y.size());
-    for (int k = 0; k < x.size(); ++k) {
-        ASSERT_EQ(x.id[k], y.id[k]);
-        ASSERT_EQ(x.x[k], y.x[k]);
-        ASSERT_EQ(x.y[k], y.y[k]);
-    }
+    expectSameRun(a, b, 200);
     EXPECT_EQ(a.groupStats()[0].mean_spread, b.groupStats()[0].mean_spread);
 }
 
