@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "atomics.hpp"
+#include "exit_spawn.hpp"
 #include "ccrowd/field.hpp"
 #include "ccrowd/hd.hpp"
 #include "grid.hpp"
@@ -33,12 +34,6 @@ CC_HD inline void unitCentroid(View1<const unsigned long long> sums, int u, floa
     cx = n > 0 ? static_cast<float>(fromFixed(sums[kUnitSums * u]) / n) : 0.f;
     cy = n > 0 ? static_cast<float>(fromFixed(sums[kUnitSums * u + 1]) / n) : 0.f;
 }
-
-/// Sets every value to 0.
-struct ClearKernel {
-    View1<unsigned long long> v;
-    CC_HD void operator()(int k) const { v[k] = 0ull; }
-};
 
 /// Pass 1: each member's position and count into its unit's sums
 /// (unitOfId by agent id; -1: walks alone).
