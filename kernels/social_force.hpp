@@ -20,9 +20,9 @@
 ///
 /// The desired velocity v0_i e_i is the continuum's preferred velocity
 /// (agents.preferred: speed and direction from the potential, Narain 2009
-/// §6, seed 003), mixed with the neighbours' mean direction by the panic
-/// parameter p (the herding rule of the paper: e_i = Norm[(1 - p) e_i +
-/// p <e_j>_i]). The wall w is the nearest wall edge (walls.hpp: the scene's
+/// §6, seed 003), mixed with the mean of the neighbours' desired
+/// directions by the panic parameter p (the herding rule of the paper:
+/// e_i = Norm[(1 - p) e_i + p <e_j^0>_i]). The wall w is the nearest wall edge (walls.hpp: the scene's
 /// true walls, exact from its polygons). Integrated by semi-implicit Euler
 /// sub-steps (socialForce() in social_force.cu). Host+device.
 
@@ -172,9 +172,10 @@ struct SocialForceStepKernel {
             const float d2 = dx * dx + dy * dy;
             // cheap rejection before reading the partner's radius
             if (!(d2 < maxReach * maxReach) && !(panic > 0.f && d2 < pr2)) return;
+            // the neighbours' desired directions e_j^0 (Helbing 2000: <e_j^0(t)>_i)
             if (panic > 0.f && d2 < pr2) {
-                const float s = sqrtf(vx[o] * vx[o] + vy[o] * vy[o]);
-                if (s > 1e-3f) { sx += vx[o] / s; sy += vy[o] / s; ++count; }
+                const float s = sqrtf(px[o] * px[o] + py[o] * py[o]);
+                if (s > 1e-3f) { sx += px[o] / s; sy += py[o] / s; ++count; }
             }
             const float rij = ri + radiusOf[field[o]];
             const float reach = rij + p.range;

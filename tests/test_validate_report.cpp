@@ -86,6 +86,13 @@ validate::ValidationResults handMadeResults() {
     v.seed003.push_back(s);
     v.faster_is_slower.title = "Social force: faster-is-slower";
     v.faster_is_slower.check("time at 5.0 m/s over the minimum", "1.40", ">= 1.15", true);
+    v.smoke_room.title = "Social force: herding in a smoke-filled room";
+    v.smoke_room.panics = {0.0, 0.5, 1.0};
+    v.smoke_room.escaped = {80.0, 85.0, 40.0};
+    v.smoke_room.busier_share = {0.5, 0.6, 0.9};
+    v.smoke_room.seeds = 2;
+    v.smoke_room.limit = 150.0;
+    v.smoke_room.check("busier exit's share at p = 1", "0.90", ">= 0.70", true);
     v.models.title = "Operational models compared";
     v.models.check("RiMEA test 1 (h = 0.25 m, zones): crossing time", "28.90 s", "26-34 s", true);
     return v;
@@ -113,7 +120,7 @@ TEST_F(ValidateReport, AllPassingGivesExitStatusZeroAndAPassSummary) {
     EXPECT_TRUE(v.passed());
     EXPECT_EQ(validate::exitStatus(v), 0);
     const std::string md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("**PASS**: all 12 criteria passed (and 0 of 0 set-up preconditions held"), std::string::npos) << md;
+    EXPECT_NE(md.find("**PASS**: all 13 criteria passed (and 0 of 0 set-up preconditions held"), std::string::npos) << md;
     EXPECT_EQ(md.find("FAIL"), std::string::npos);
     // run information and the scenes used
     for (const char* s : {"2025-01-31 14:05 UTC", "ccrowd test build", "| Backend | cpu, 1 thread |",
@@ -128,7 +135,7 @@ TEST_F(ValidateReport, OneFailingCriterionGivesAFailRowAndExitStatusOne) {
     EXPECT_FALSE(v.room_exit.passed());
     EXPECT_EQ(validate::exitStatus(v), 1);
     const std::string md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("**FAIL**: 1 of 13 criteria failed ("), std::string::npos) << md;
+    EXPECT_NE(md.find("**FAIL**: 1 of 14 criteria failed ("), std::string::npos) << md;
     // the row: case, criterion ('|' escaped), measured, allowed, verdict
     const std::string row =
         "| Door flow (1 m door) | specific flow \\| bad | 7.000 persons/(m s) | 1.0-2.0 persons/(m s) | **FAIL** |";
@@ -151,8 +158,8 @@ TEST_F(ValidateReport, PreconditionsAreListedApartAndNotCountedButAFailedOneFail
     validate::ValidationResults v = handMadeResults();
     v.corridor[0].require("one walker of free speed 1.33 m/s", "1 walker at 1.330 m/s", "1 walker at 1.330 m/s", true);
     std::string md = validate::reportMarkdown(v, info());
-    // still 12 criteria; the precondition in its own table
-    EXPECT_NE(md.find("**PASS**: all 12 criteria passed (and 1 of 1 set-up preconditions held"), std::string::npos) << md;
+    // still 13 criteria; the precondition in its own table
+    EXPECT_NE(md.find("**PASS**: all 13 criteria passed (and 1 of 1 set-up preconditions held"), std::string::npos) << md;
     const std::size_t pre = md.find("## Preconditions");
     ASSERT_NE(pre, std::string::npos);
     EXPECT_GT(md.find("| one walker of free speed 1.33 m/s |"), pre);
@@ -161,7 +168,7 @@ TEST_F(ValidateReport, PreconditionsAreListedApartAndNotCountedButAFailedOneFail
     EXPECT_FALSE(v.corridor[0].passed());
     EXPECT_EQ(validate::exitStatus(v), 1);
     md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("0 of 12 criteria failed (and 1 of 2 set-up preconditions held"), std::string::npos) << md;
+    EXPECT_NE(md.find("0 of 13 criteria failed (and 1 of 2 set-up preconditions held"), std::string::npos) << md;
     EXPECT_NE(md.find("| persons | 2 | 1 | **FAILED** |"), std::string::npos) << md;
     const std::vector<std::string> lines = validate::criterionLines(v.corridor[0]);
     EXPECT_EQ(lines[1].rfind("FAIL  ", 0), 0u) << lines[1];
@@ -175,7 +182,7 @@ TEST_F(ValidateReport, WritesReportPlotsAndGeneratedScenes) {
     // report.md embeds every plot, and each decodes at the plot size
     const std::string md = readText(dir + "/report.md");
     for (const char* png : {validate::kFundamentalDiagramPng, validate::kDoorFlowPng, validate::kTurnedRoomPng,
-                            validate::kCorridorPng, validate::kModelsPng}) {
+                            validate::kCorridorPng, validate::kModelsPng, validate::kSmokeRoomPng}) {
         EXPECT_NE(md.find(std::string("](") + png + ")"), std::string::npos) << png;
         const std::string file = dir + "/" + png;
         const PngImage img = loadPng(file);

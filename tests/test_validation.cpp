@@ -242,6 +242,23 @@ TEST(Validation, SocialForceEvacuationIsFastestAtAnInnerDesiredSpeedAndSlowerBey
     expectAllCriteriaPass(r);
 }
 
+// ---- social force: herding in a smoke-filled room (Helbing 2000, Fig. 3) ----------------
+
+TEST(Validation, SmokeRoomIndividualistsUseBothExitsHerdsOneAndAMixtureEscapesBest) {
+    // p = 0, 0.4 and 1 (ccrowd validate runs 0, 0.2, ..., 1 on six seeds)
+    const validate::SmokeRoomResult r = validate::smokeRoom(kExec, {0.0, 0.4, 1.0}, {1, 2, 3, 4});
+    ASSERT_EQ(r.escaped.size(), 3u);
+    for (std::size_t k = 0; k < r.escaped.size(); ++k)
+        std::printf("[ measured ] smoke room, panic %.1f: %.1f of 90 out by 150 s, busier exit %.2f\n", r.panics[k],
+                    r.escaped[k], r.busier_share[k]);
+    EXPECT_LE(r.busier_share.front(), 0.6);
+    EXPECT_GE(r.busier_share.back(), 0.7);
+    const auto best = std::max_element(r.escaped.begin(), r.escaped.end()) - r.escaped.begin();
+    EXPECT_EQ(best, 1);
+    EXPECT_LT(r.escaped.back(), r.escaped.front());
+    expectAllCriteriaPass(r);
+}
+
 // ---- the UIC limit where it is reached ------------------------------------------------
 
 /// The bottleneck and the room exit compress their crowds to the UIC limit:

@@ -109,6 +109,11 @@ struct GroupSpec {
     float panic = -1.f;             ///< Social force panic p of this group (-1: model.social_force.panic). [Limit: -1 or 0..1]
     Behaviour behaviour = Behaviour::Walk;  ///< Reaction to incidents ("behaviour": walk, escape, hide, approach).
     SocialSpec social;              ///< Social units among its initial agents ("social"; agents from sources walk alone).
+    /// Smoke ("visibility"): members know the way only within this walking
+    /// distance of their goal; farther away they search on their own (keep
+    /// their heading, slide along walls, herd by the panic p; Helbing 2000
+    /// Fig. 3). 0: they know the way everywhere. [Units: m] [Limit: 0, or > 0 and <= 1e4]
+    float visibility = 0.f;
 };
 
 /// Keeps spawning agents of a group inside a region at a rate.

@@ -119,7 +119,7 @@ SocialSpec parseSocial(const Node& n) {
 }
 
 GroupSpec parseGroup(const Node& n, std::size_t index) {
-    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour", "panic", "behaviour", "social"});
+    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour", "panic", "behaviour", "social", "visibility"});
     GroupSpec g;
     g.name = n.get("name", kName).string();
     optional(n, "spawn", [&](const Node& v) { g.spawn = parsePolygonList(v, 0, kMaxListItems); });
@@ -159,6 +159,8 @@ GroupSpec parseGroup(const Node& n, std::size_t index) {
     optional(n, "colour", [&](const Node& v) { g.colour = parseColour(v); });
     // social force herding (Helbing 2000): this group's own panic p
     optional(n, "panic", [&](const Node& v) { g.panic = v.numberF(closed(0, 1)); });
+    // smoke: the walking distance within which members know the way (Helbing 2000 Fig. 3)
+    optional(n, "visibility", [&](const Node& v) { g.visibility = v.numberF(openClosed(0, 1e4, "m")); });
     return g;
 }
 

@@ -19,6 +19,7 @@
 #include "sim/exit_spawn_stage.hpp"
 #include "sim/active_region_stage.hpp"
 #include "sim/field_stages.hpp"
+#include "sim/search_stage.hpp"
 #include "sim/social_stage.hpp"
 #include "sim/incidents_stage.hpp"
 #include "sim/operational_model.hpp"
@@ -99,6 +100,7 @@ Simulation::Impl::Impl(Scene s, const Exec& e)
         stages.push_back(std::move(st));
         if (cost && incidents) stages.push_back(sim::incidentCostStage());
     }
+    if (sim::hasSearchers(state->scene)) stages.push_back(sim::searchStage());
     if (sim::hasSocialUnits(state->scene)) stages.push_back(sim::cohesionStage());
     for (sim::Stage& st : model->stages(*state)) stages.push_back(std::move(st));
     stages.push_back(sim::exitSpawnStage());

@@ -264,6 +264,31 @@ std::string fasterIsSlowerScene(double v0);
 /// the fastest speed it is >= 1.15 times that minimum.
 FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& speeds);
 
+// ---- social force: herding in smoke ------------------------------------------
+
+/// Helbing, Farkas & Vicsek 2000 (Nature 407, Fig. 3): persons who cannot
+/// see the exits of a smoke-filled room, against the panic p.
+struct SmokeRoomResult : CaseResult {
+    std::vector<double> panics;        ///< Panic p run. [Limit: 0..1]
+    std::vector<double> escaped;       ///< Per p: persons out by `limit`, mean over the seeds.
+    std::vector<double> busier_share;  ///< Per p: the busier exit's share of those out, mean over the seeds.
+    int seeds = 0;                     ///< Runs per p.
+    double limit = 0.0;                ///< When persons out are counted. [Units: s]
+};
+
+/// Scene text of the smoke-filled room: 15 m x 15 m, 90 persons of radius
+/// 0.25 m at 1.5 m/s, two 1 m exits in the west wall (centres 3.75 m and
+/// 11.25 m from the south wall), visibility 2 m, model.local social_force
+/// with panic @p panic for everyone and a herding radius of 2 m, seed @p seed.
+std::string smokeRoomScene(double panic, int seed);
+
+/// Runs smokeRoomScene for each of @p panics (ascending from 0 to 1, >= 3)
+/// and @p seeds for 150 s. Criteria: at p = 0 the busier exit takes <= 60%
+/// of those out (both used), at p = 1 >= 70% (one crowded); the most
+/// persons are out at a p strictly between 0 and 1, and fewer at p = 1 than
+/// at p = 0.
+SmokeRoomResult smokeRoom(const Exec& ex, const std::vector<double>& panics, const std::vector<int>& seeds);
+
 // ---- UIC density limit -----------------------------------------------------
 
 /// Width R of the Gaussian kernel with which the UIC criterion measures the
@@ -329,6 +354,7 @@ struct ValidationResults {
     std::vector<UicDensityResult> uic;      ///< The UIC limit on bottleneck and room_exit.
     std::vector<Seed003Result> seed003;     ///< The three seed-003 scenes.
     FasterIsSlowerResult faster_is_slower;  ///< Social force, desired speeds 1..5 m/s.
+    SmokeRoomResult smoke_room;             ///< Social force in smoke, panic 0..1.
     ModelsResult models;                    ///< Every operational model on RiMEA 1, 6, the fundamental diagram and the door.
 
     /// Every case, in report order.

@@ -19,6 +19,7 @@ constexpr const char* kDoorFlowPng = "door_flow.png";                      ///< 
 constexpr const char* kCorridorPng = "corridor_crossing.png";              ///< RiMEA 1: walker position against time.
 constexpr const char* kTurnedRoomPng = "turned_room.png";                  ///< Evacuation time against the room's turn.
 constexpr const char* kModelsPng = "models_fundamental_diagram.png";       ///< Every operational model's fundamental diagram.
+constexpr const char* kSmokeRoomPng = "smoke_room.png";                    ///< Persons out of the smoke-filled room against the panic p.
 constexpr const char* kSceneSubdir = "scenes";                             ///< Generated scenes, as JSON files.
 /// Size of every plot. [Units: px]
 constexpr int kPlotWidth = 1000, kPlotHeight = 650;

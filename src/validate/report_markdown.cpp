@@ -154,6 +154,16 @@ std::string reportMarkdown(const ValidationResults& results, const ReportInfo& i
        << ")\n\nPosition of the lone walker along the 40 m corridor against time; it must arrive within the shaded "
           "26-34 s.\n\n";
 
+    md << "### Smoke-filled room\n\n![Persons out against the panic p](" << kSmokeRoomPng
+       << ")\n\nPersons who see the two exits only within 2 m search and herd by the panic p (Helbing 2000 Fig. 3); "
+          "means over " << results.smoke_room.seeds << " seeds.\n\n";
+    md << "| panic p | persons out by " << formatValue(results.smoke_room.limit, 0, "s")
+       << " | busier exit's share |\n|---|---|---|\n";
+    for (std::size_t k = 0; k < results.smoke_room.panics.size() && k < results.smoke_room.escaped.size() &&
+                            k < results.smoke_room.busier_share.size(); ++k)
+        md << "| " << formatValue(results.smoke_room.panics[k], 1) << " | " << formatValue(results.smoke_room.escaped[k], 1)
+           << " | " << formatValue(results.smoke_room.busier_share[k], 2) << " |\n";
+    md << "\n";
     md << "### Operational models\n\n![Fundamental diagram per operational model](" << kModelsPng
        << ")\n\nThe same density corridors and the same room exit under every operational model (model.local). "
           "Reported, not counted: the criteria of this comparison are RiMEA 1 and 6 and a crowd that slows as it "

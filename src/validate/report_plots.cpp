@@ -108,6 +108,25 @@ void turnedRoomPlot(const std::string& path, const GridInvarianceResult& g) {
     plot::writeLinearPlot(path, p, axes);
 }
 
+/// Persons out of the smoke-filled room by the time limit against the panic
+/// p, in all and through the busier exit (Helbing 2000 Fig. 3c).
+void smokeRoomPlot(const std::string& path, const SmokeRoomResult& r) {
+    plot::LinePlot p = newPlot("Smoke-filled room: persons out against the panic p", "panic p",
+                               "persons out by " + formatValue(r.limit, 0, "s"));
+    plot::Series out{"both exits", plot::paletteColor(0), plot::Marker::Circle, true, {}};
+    plot::Series busier{"the busier exit", plot::paletteColor(1), plot::Marker::Square, true, {}};
+    for (std::size_t k = 0; k < r.panics.size() && k < r.escaped.size() && k < r.busier_share.size(); ++k) {
+        out.points.emplace_back(r.panics[k], r.escaped[k]);
+        busier.points.emplace_back(r.panics[k], r.escaped[k] * r.busier_share[k]);
+    }
+    p.series = {out, busier};
+    plot::LinearAxes axes;
+    axes.x_min = 0.0;
+    axes.x_max = 1.0;
+    axes.y_min = 0.0;
+    plot::writeLinearPlot(path, p, axes);
+}
+
 /// The walker's position along the corridor against time, with the 26-34 s window.
 void corridorPlot(const std::string& path, const std::vector<CorridorResult>& runs) {
     plot::LinePlot p = newPlot("RiMEA test 1: one walker along a 40 m corridor", "time [s]", "position x [m]");
@@ -175,6 +194,7 @@ void writeReportPlots(const std::string& dir, const ValidationResults& results) 
     turnedRoomPlot(dir + "/" + kTurnedRoomPng, results.grid_invariance);
     corridorPlot(dir + "/" + kCorridorPng, results.corridor);
     modelsPlot(dir + "/" + kModelsPng, results.models);
+    smokeRoomPlot(dir + "/" + kSmokeRoomPng, results.smoke_room);
 }
 
 }  // namespace ccrowd::validate

@@ -18,6 +18,7 @@ std::vector<const CaseResult*> ValidationResults::cases() const {
     for (const UicDensityResult& u : uic) all.push_back(&u);
     for (const Seed003Result& s : seed003) all.push_back(&s);
     all.push_back(&faster_is_slower);
+    all.push_back(&smoke_room);
     all.push_back(&models);
     return all;
 }
@@ -64,6 +65,8 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
     }
     v.faster_is_slower = fasterIsSlower(ex, {1.0, 2.0, 3.0, 4.0, 5.0});
     report(v.faster_is_slower);
+    v.smoke_room = smokeRoom(ex, {0.0, 0.2, 0.4, 0.6, 0.8, 1.0}, {1, 2, 3, 4, 5, 6});
+    report(v.smoke_room);
     v.models = compareModels(ex, sim::operationalModelNames(), densities, v.fundamental, v.room_exit);
     report(v.models);
     return v;
