@@ -56,15 +56,12 @@ CC_HD inline void searchAlongWalls(const WallView& w, float x, float y, float to
     float tx = ux, ty = uy, mx = dx, my = dy;
     bool touched = false;
     for (int k = b; k < e; ++k) {
-        const WallSegment s = w.seg[w.list[k]];
-        const float sx = s.bx - s.ax, sy = s.by - s.ay, l2 = sx * sx + sy * sy;
-        if (!(l2 > 0.f)) continue;
-        // nearest point of the edge, within touch and seen from its open (left) side
-        float t = ((x - s.ax) * sx + (y - s.ay) * sy) / l2;
-        t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
-        const float px = x - (s.ax + t * sx), py = y - (s.ay + t * sy);
+        // nearest point of the edge, within touch and seen from its open side
+        float qx, qy, sx, sy;
+        if (!wallEdgePoint(w.seg[w.list[k]], x, y, qx, qy, sx, sy)) continue;
+        const float px = x - qx, py = y - qy;
         const float d = sqrtf(px * px + py * py);
-        if (!(d < touch) || !(d > 0.f) || px * -sy + py * sx < 0.f) continue;
+        if (!(d < touch) || !(d > 0.f) || px * sx + py * sy < 0.f) continue;
         const float ox = px / d, oy = py / d;
         touched = true;
         // the heading's part into it removed; the draw mirrored out of it

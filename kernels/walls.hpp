@@ -79,6 +79,22 @@ struct WallNear {
     bool inside = false;       ///< The position lies on the wall's side (inside a wall).
 };
 
+/// Nearest point (qx, qy) [m] of wall edge @p s to (x, y) [m], and the
+/// edge's unit left normal (sx, sy) (towards its open side). False for an
+/// edge of zero length.
+CC_HD inline bool wallEdgePoint(const WallSegment& s, float x, float y, float& qx, float& qy, float& sx, float& sy) {
+    const float ux = s.bx - s.ax, uy = s.by - s.ay, l2 = ux * ux + uy * uy;
+    if (!(l2 > 0.f)) return false;
+    float t = ((x - s.ax) * ux + (y - s.ay) * uy) / l2;
+    t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
+    qx = s.ax + t * ux;
+    qy = s.ay + t * uy;
+    const float il = 1.f / sqrtf(l2);
+    sx = -uy * il;
+    sy = ux * il;
+    return true;
+}
+
 /// Nearest point of the edges within reach of (x, y)'s cell, and the side:
 /// edges at the same nearest point (a corner) add their normals, so the
 /// side of a point nearest a corner is that of the corner's bisector (the
@@ -91,16 +107,10 @@ CC_HD inline WallNear nearestWall(const WallView& w, float x, float y) {
     const float tol = 1e-6f * w.g.h;
     float nx = 0.f, ny = 0.f;
     for (int k = b; k < e; ++k) {
-        const WallSegment s = w.seg[w.list[k]];
-        const float ux = s.bx - s.ax, uy = s.by - s.ay, l2 = ux * ux + uy * uy;
-        if (!(l2 > 0.f)) continue;
-        // nearest point of the edge
-        float t = ((x - s.ax) * ux + (y - s.ay) * uy) / l2;
-        t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
-        const float qx = s.ax + t * ux, qy = s.ay + t * uy;
+        // nearest point of the edge and its normal towards the open side
+        float qx, qy, sx, sy;
+        if (!wallEdgePoint(w.seg[w.list[k]], x, y, qx, qy, sx, sy)) continue;
         const float d = sqrtf((x - qx) * (x - qx) + (y - qy) * (y - qy));
-        // its left normal (towards the open side)
-        const float il = 1.f / sqrtf(l2), sx = -uy * il, sy = ux * il;
         if (d < r.d - tol) {
             r.d = d; r.qx = qx; r.qy = qy; nx = sx; ny = sy;
         } else if (d <= r.d + tol) {

@@ -89,12 +89,14 @@ void addValidateCommand(CLI::App& app, Commands& commands) {
         "Run the validation checks of DESIGN.md §6 and the seed-003 scenes: RiMEA test 1 (one walker crosses a 40 m "
         "corridor in 26-34 s, on 0.25 m and 0.1 m grids), RiMEA test 6 (20 persons turn an L corner without entering "
         "the wall, bodies included), the fundamental diagram (corridor held at 0.5-5 persons/m^2: mean speed > 0 and "
-        "within 25% of Weidmann 1993, never above the free speed), door flow (1.0-2.0 persons/(m s) through a 1 m door; flow grows "
-        "over 0.8/1.0/1.2 m doors), social force's faster-is-slower (200 persons, one door, desired speeds 1-5 m/s) "
-        "and seed 003's three scenes (every group arrives, 0.9 d_min kept, nobody in an obstacle). Prints one PASS/FAIL line per criterion (measured vs "
+        "within 25% of Weidmann 1993, never above the free speed), door flow (1.0-2.0 persons/(m s) through a 1 m door; "
+        "0.8-2.4 m doors on 0.25 m and 0.125 m cells), the turned room and halved cells, the UIC density limit, social "
+        "force's faster-is-slower (200 persons, one door, desired speeds 1-5 m/s) and herding in a smoke-filled room "
+        "(panic p 0-1, two exits), seed 003's three scenes (every group arrives, 0.9 d_min kept, nobody in an obstacle) "
+        "and every operational model on RiMEA 1 and 6. Prints one PASS/FAIL line per criterion (measured vs "
         "allowed) and writes DIR/report.md with the criteria table, run information, the scene files used and PNG "
-        "plots (fundamental diagram, door flow, corridor crossing); generated scenes go to DIR/scenes/. Takes about "
-        "30 s on one core. Exit status: 0 all criteria pass, 1 any fails, 2 bad input (an unwritable --out, an "
+        "plots; generated scenes go to DIR/scenes/. Takes a few minutes on 2 threads. Exit status: 0 all criteria "
+        "pass, 1 any fails, 2 bad input (an unwritable --out, an "
         "existing report without --force, --backend cuda without a usable GPU, a missing bundled scene).");
     struct Args {
         std::string out = "validation-report", backend = "auto";
