@@ -36,11 +36,22 @@ void perceive(const Exec& ex, const GridInfo& g, const CellRange& box, float rad
 
 void speed(const Exec& ex, const GridInfo& g, const CellRange& box, const SpeedParams& p, View2<const float> rho,
            View2<const Vel2> meanVelocity, View2<const float> terrain, View2<const std::uint8_t> blocked,
-           View2<Face4> speedOut, View2<const std::uint8_t> closed) {
+           View2<Face4> speedOut, View2<const std::uint8_t> closed, PerceiveWorkspace* ws) {
     if (p.ahead < 1) throw InputError(fieldMessage("speed.ahead", std::to_string(p.ahead), "out of range", ">= 1 [cells]"));
     // the box, clamped to the grid
     const CellRange r{std::max(box.i0, 0), std::max(box.j0, 0), std::min(box.i1, g.nx), std::min(box.j1, g.ny)};
-    forEachCell(ex, r, SpeedKernel{g, p, rho, meanVelocity, terrain, blocked, speedOut, closed});
+    if (r.empty()) return;
+    // one Weidmann speed per cell the faces read (the box grown by the look-ahead)
+    View2<const float> weidmann;
+    if (ws) {
+        const CellRange read{std::max(r.i0 - p.ahead, 0), std::max(r.j0 - p.ahead, 0), std::min(r.i1 + p.ahead, g.nx),
+                             std::min(r.j1 + p.ahead, g.ny)};
+        if (ws->weidmann.nx() != g.nx || ws->weidmann.ny() != g.ny) ws->weidmann.assign(g.nx, g.ny, 0.f);
+        const View2<float> w = ws->weidmann.view(ex);
+        forEachCell(ex, read, WeidmannKernel{p, rho, w});
+        weidmann = w;
+    }
+    forEachCell(ex, r, SpeedKernel{g, p, rho, meanVelocity, terrain, blocked, speedOut, closed, weidmann});
 }
 
 }  // namespace ccrowd::sim

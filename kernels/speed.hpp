@@ -66,9 +66,11 @@ struct alignas(16) WindowSums {
     float area = 0.f;          ///< sum w x open fraction (the window's open area in cells). [Limit: >= 0]
 };
 
-/// Reusable buffers of perceive(): the pass-1 row sums. [Size: nx*ny]
+/// Reusable buffers of perceive() and speed(): the pass-1 row sums, and the
+/// Weidmann speed of the perceived density (WeidmannKernel). [Size: nx*ny]
 struct PerceiveWorkspace {
     Field<WindowSums> rows;
+    Field<float> weidmann;  ///< [Units: m/s]
 };
 
 /// Weight of the cell at offset @p d [cells] in a box window of half-width
@@ -172,13 +174,15 @@ struct PerceiveColumnsKernel {
 /// 3-4.5 persons/m^2 the crowd walked 45-56% slower than Weidmann's curve
 /// (issue 17; `ccrowd validate`, fundamental diagram). Density slows the
 /// crowd through fT; the flow term makes walking against it slow.
+/// @param weidmannN weidmannSpeed(p, rhoN). [Units: m/s]
 /// @param rhoN Density read for the face (perceived ahead). [Units: persons/m^2]
 /// @param flowN Mean velocity there. [Units: m/s]
 /// @param nx,ny The face's outward unit normal.
 /// @param terrainN Neighbour terrain factor. [Limit: >= 0]
 /// @return [Units: m/s] [Limit: eps..fT]
-CC_HD inline float faceSpeed(const SpeedParams& p, float rhoN, Vel2 flowN, float nx, float ny, float terrainN) {
-    const float fT = freeSpeed(p, rhoN, terrainN);
+CC_HD inline float faceSpeed(const SpeedParams& p, float weidmannN, float rhoN, Vel2 flowN, float nx, float ny,
+                             float terrainN) {
+    const float fT = maxf(weidmannN * terrainN, p.eps);  // freeSpeed(), its Weidmann speed given
     if (!(rhoN > p.rho_min)) return fT;
     // direction of the flow ahead against the face's
     const float sp = sqrtf(flowN.x * flowN.x + flowN.y * flowN.y);
@@ -189,6 +193,15 @@ CC_HD inline float faceSpeed(const SpeedParams& p, float rhoN, Vel2 flowN, float
     const float a = rhoN >= p.rho_max ? 1.f : (rhoN - p.rho_min) / (p.rho_max - p.rho_min);
     return fT + a * (fv - fT);
 }
+
+/// Per-cell Weidmann speed of the density the faces read, so the four faces
+/// that read a cell share one exponential (SpeedKernel::weidmann).
+struct WeidmannKernel {
+    SpeedParams p;
+    View2<const float> rho;  ///< [Units: persons/m^2]
+    View2<float> out;        ///< weidmannSpeed(p, rho). [Units: m/s]
+    CC_HD void operator()(int i, int j) const { out(i, j) = weidmannSpeed(p, rho(i, j)); }
+};
 
 /// Per-cell speed functor: writes the four face speeds of cell (i, j).
 /// Faces towards blocked or outside cells, closed faces (a thin wall or a
@@ -203,6 +216,7 @@ struct SpeedKernel {
     View2<const std::uint8_t> blocked;  ///< 1 = blocked. (null: none)
     View2<Face4> out;                   ///< [Units: m/s]
     View2<const std::uint8_t> closed;   ///< Closed faces, ccrowd/closed_faces.hpp bits. (null: none)
+    View2<const float> weidmann;        ///< weidmannSpeed of rho per cell (WeidmannKernel; null: computed per face). [Units: m/s]
 
     CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(blocked.data && blocked(i, j)); }
 
@@ -217,7 +231,8 @@ struct SpeedKernel {
         aj = aj < 0 ? 0 : (aj >= g.ny ? g.ny - 1 : aj);
         const Vel2 v = meanVelocity(ai, aj);
         const float t = terrain.data ? terrain(i + di, j + dj) : 1.f;
-        return faceSpeed(p, rho(ai, aj), v, static_cast<float>(di), static_cast<float>(dj), t);
+        const float w = weidmann.data ? weidmann(ai, aj) : weidmannSpeed(p, rho(ai, aj));
+        return faceSpeed(p, w, rho(ai, aj), v, static_cast<float>(di), static_cast<float>(dj), t);
     }
 
     CC_HD void operator()(int i, int j) const {

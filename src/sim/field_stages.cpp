@@ -35,7 +35,7 @@ void runSpeed(SimState& s) {
     perceive(ex, s.gi, s.box, s.scene.params.perception_radius, s.density.view(ex), s.meanVelocity.view(ex),
              s.grid.open_fraction.view(ex), s.perceiveWs, s.perceivedDensity.view(ex), s.perceivedVelocity.view(ex));
     speed(ex, s.gi, s.box, s.speedParams(), s.perceivedDensity.view(ex), s.perceivedVelocity.view(ex),
-          s.grid.terrain.view(ex), s.grid.blocked.view(ex), s.speed.view(ex), s.grid.closed_faces.view(ex));
+          s.grid.terrain.view(ex), s.grid.blocked.view(ex), s.speed.view(ex), s.grid.closed_faces.view(ex), &s.perceiveWs);
 }
 
 /// (d) unit cost per face (Treuille 2006 eq. 4).
