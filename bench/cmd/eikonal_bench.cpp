@@ -11,8 +11,10 @@
 #include <limits>
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 #include "ccrowd/error.hpp"
+#include "cmd/direction_error.hpp"
 #include "cmd/int_list.hpp"
 #include "cmd/skfmm_bridge.hpp"
 #include "plot/loglog.hpp"
@@ -115,6 +117,19 @@ void printRatios(const std::vector<EikonalBenchRow>& rows, int allThreads, std::
     }
 }
 
+/// The uniform case's directional bias (issue 12, Deliver 3): FIM's
+/// point-source potential against the Euclidean distance along 0, 22.5
+/// and 45 degrees, out to two cells short of the grid's edge.
+void printBias(const std::vector<std::pair<int, DirectionError>>& bias, std::ostream& out) {
+    if (bias.empty()) return;
+    out << "\ndirectional bias (uniform case, fim: centre source, unit cost, against the Euclidean distance):\n"
+        << "   size  angle  radius  phi/d-1 at radius  max |phi-d| [cells]  max |phi/d-1| (r >= 4)\n";
+    for (const auto& [n, e] : bias)
+        out << std::setw(7) << n << std::setw(7) << fixed(e.angle, 1) << std::setw(8) << e.radius << std::setw(18)
+            << fixed(100.0 * e.rel_at_radius, 2) + " %" << std::setw(21) << fixed(e.max_abs, 3) << std::setw(24)
+            << fixed(100.0 * e.max_rel, 2) + " %" << "\n";
+}
+
 /// Throws InputError naming @p field when @p path cannot be created.
 void checkWritable(const std::string& path, const std::string& field) {
     const std::string probe = path + ".tmp";
@@ -179,6 +194,7 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
     if (!opt.plot.empty()) checkWritable(opt.plot, "--plot");  // fail before the long run, not after
 
     std::vector<EikonalBenchRow> rows;
+    std::vector<std::pair<int, DirectionError>> bias;  // (size, error) of the uniform case
     bool skfmmNoted = false;
     printHeader(opt, out);
     for (EikonalCase c : opt.cases) {
@@ -208,6 +224,10 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
                 if (!st.converged) log << "warning: fim did not converge on " << caseName(c) << " " << n << "^2\n";
                 add(r, "fim", t, maxAbsDiff(phi, ref));
             }
+            // the point source's directional bias
+            if (c == EikonalCase::Uniform && n >= 16)
+                for (double angle : {0.0, 22.5, 45.0})
+                    bias.emplace_back(n, directionError(phi, grid.srcI, grid.srcJ, grid.h, angle, n / 2 - 2));
             // FIM on the GPU, as the simulation runs it: costs, walls and the
             // result stay on the device (the copies are not timed; the
             // result comes to the host once, for the comparison)
@@ -247,7 +267,10 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
             }
         }
     }
-    if (!opt.csv) printRatios(rows, allThreads, out);
+    if (!opt.csv) {
+        printRatios(rows, allThreads, out);
+        printBias(bias, out);
+    }
     if (!opt.plot.empty()) {
         writePlot(opt.plot, rows);
         log << "plot written to " << opt.plot << "\n";
