@@ -113,16 +113,18 @@ struct PerceiveRowsKernel {
 
     CC_HD void operator()(int i, int j) const {
         WindowSums s;
-        // cells i - m .. i + m of row j, in a fixed order
-        for (int d = -m; d <= m; ++d) {
-            const int k = i + d;
-            if (k < 0 || k >= g.nx) continue;
-            const float w = windowWeight(d, reach), r = w * rho(k, j);
-            const Vel2 v = velocity(k, j);
+        // cells i - m .. i + m of row j inside the grid, in a fixed order
+        const int d0 = i - m < 0 ? -i : -m, d1 = i + m >= g.nx ? g.nx - 1 - i : m;
+        const float* rr = &rho(i, j);
+        const Vel2* vv = &velocity(i, j);
+        const float* oo = openFraction.data ? &openFraction(i, j) : nullptr;
+        for (int d = d0; d <= d1; ++d) {
+            const float w = windowWeight(d, reach), r = w * rr[d];
+            const Vel2 v = vv[d];
             s.mass += r;
             s.mx += r * v.x;
             s.my += r * v.y;
-            s.area += openFraction.data ? w * openFraction(k, j) : w;
+            s.area += oo ? w * oo[d] : w;
         }
         out(i, j) = s;
     }
@@ -140,9 +142,10 @@ struct PerceiveColumnsKernel {
 
     CC_HD void operator()(int i, int j) const {
         WindowSums s;
-        for (int d = -m; d <= m; ++d) {
+        // rows j - m .. j + m inside the grid, in a fixed order
+        const int d0 = j - m < 0 ? -j : -m, d1 = j + m >= g.ny ? g.ny - 1 - j : m;
+        for (int d = d0; d <= d1; ++d) {
             const int k = j + d;
-            if (k < 0 || k >= g.ny) continue;
             const float w = windowWeight(d, reach);
             const WindowSums r = rows(i, k);
             s.mass += w * r.mass;
