@@ -245,8 +245,9 @@ TEST(Validation, SocialForceEvacuationIsFastestAtAnInnerDesiredSpeedAndSlowerBey
 // ---- social force: herding in a smoke-filled room (Helbing 2000, Fig. 3) ----------------
 
 TEST(Validation, SmokeRoomIndividualistsUseBothExitsHerdsOneAndAMixtureEscapesBest) {
-    // p = 0, 0.4 and 1 (ccrowd validate runs 0, 0.2, ..., 1 on six seeds)
-    const validate::SmokeRoomResult r = validate::smokeRoom(kExec, {0.0, 0.4, 1.0}, {1, 2, 3, 4});
+    // p = 0, 0.4 and 1 on three seeds (ccrowd validate runs 0, 0.2, ..., 1 on six; under the
+    // sanitizers four seeds took 184 s of the 300 s limit)
+    const validate::SmokeRoomResult r = validate::smokeRoom(kExec, {0.0, 0.4, 1.0}, {1, 2, 3});
     ASSERT_EQ(r.escaped.size(), 3u);
     for (std::size_t k = 0; k < r.escaped.size(); ++k)
         std::printf("[ measured ] smoke room, panic %.1f: %.1f of 90 out by 150 s, busier exit %.2f\n", r.panics[k],
