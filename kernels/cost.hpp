@@ -32,6 +32,15 @@ CC_HD inline float unitCostOf(const CostParams& c, float f, float g) {
     return maxf((c.alpha * f + c.beta + c.gamma * g) / f, kMinUnitCost);
 }
 
+/// Sets the faces of @p c closed in @p bits (ccrowd/closed_faces.hpp) to
+/// +inf: the eikonal solve never crosses them.
+CC_HD inline void closeFaces(FaceCost& c, std::uint8_t bits) {
+    if (bits & kClosedE) c.e = INFINITY;
+    if (bits & kClosedN) c.n = INFINITY;
+    if (bits & kClosedW) c.w = INFINITY;
+    if (bits & kClosedS) c.s = INFINITY;
+}
+
 /// Per-cell unit-cost functor over the whole grid. Closed faces
 /// (SceneGrid::closed_faces) cost +inf: the eikonal solve never crosses
 /// them. Null discomfort / terrain / blocked / closed views mean 0 / 1 /
@@ -78,11 +87,7 @@ struct UnitCostKernel {
         r.w = unitCostOf(c, f.w, discomfortAt(i - 1, j));
         r.s = unitCostOf(c, f.s, discomfortAt(i, j - 1));
         // closed faces: never crossed
-        const std::uint8_t k = closed.data ? closed(i, j) : 0;
-        if (k & kClosedE) r.e = INFINITY;
-        if (k & kClosedN) r.n = INFINITY;
-        if (k & kClosedW) r.w = INFINITY;
-        if (k & kClosedS) r.s = INFINITY;
+        if (closed.data) closeFaces(r, closed(i, j));
         out(i, j) = r;
     }
 };

@@ -2,12 +2,11 @@
 #include "sim/search_stage.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <memory>
 #include <vector>
 
-#include "ccrowd/closed_faces.hpp"
 #include "ccrowd/eikonal.hpp"
+#include "kernels/cost.hpp"
 #include "kernels/search.hpp"
 #include "sim/sim_state.hpp"
 
@@ -23,9 +22,9 @@ struct SearchDistances {
     long long key = -1;                  ///< Walls, region and fields it was computed for.
 };
 
-/// The visibility of field @p f's group (0: it knows the way).
-float visibilityOf(const SimState& s, int f) {
-    return s.scene.groups[static_cast<std::size_t>(s.fields.group[static_cast<std::size_t>(f)])].visibility;
+/// The group whose agents follow field @p f.
+const GroupSpec& groupOf(const SimState& s, int f) {
+    return s.scene.groups[static_cast<std::size_t>(s.fields.group[static_cast<std::size_t>(f)])];
 }
 
 /// Recomputes the distances when the walls, the active region or the
@@ -37,22 +36,15 @@ void updateDistances(SimState& s, SearchDistances& d) {
     d.key = key;
     const int nx = s.gi.nx, ny = s.gi.ny;
     d.unit.assign(nx, ny, FaceCost{});
-    const bool closed = s.grid.closed_faces.nx() == nx;
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            const std::uint8_t c = closed ? s.grid.closed_faces(i, j) : 0;
-            FaceCost& u = d.unit(i, j);
-            if (c & kClosedE) u.e = INFINITY;
-            if (c & kClosedN) u.n = INFINITY;
-            if (c & kClosedW) u.w = INFINITY;
-            if (c & kClosedS) u.s = INFINITY;
-        }
+    if (s.grid.closed_faces.nx() == nx)
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) closeFaces(d.unit(i, j), s.grid.closed_faces(i, j));
     d.distance.resize(static_cast<std::size_t>(s.fields.size()));
     FimSolver solver(Exec{Backend::Cpu, s.ex.threads});
     for (int f = 0; f < s.fields.size(); ++f) {
         Field<float>& out = d.distance[static_cast<std::size_t>(f)];
         const EikonalProblem& goal = s.problems[static_cast<std::size_t>(f)];
-        if (!(visibilityOf(s, f) > 0.f) || goal.sources.empty()) {
+        if (!(groupOf(s, f).visibility > 0.f) || goal.sources.empty()) {
             out = Field<float>();
             continue;
         }
@@ -78,7 +70,7 @@ Stage searchStage() {
         for (int f = 0; f < s.fields.size(); ++f) {
             Field<float>& dist = d->distance[static_cast<std::size_t>(f)];
             if (dist.nx() == 0) continue;
-            const GroupSpec& group = s.scene.groups[static_cast<std::size_t>(s.fields.group[static_cast<std::size_t>(f)])];
+            const GroupSpec& group = groupOf(s, f);
             search(s.ex, s.agents.views(), s.gi, walls, group.radius, dist.view(s.ex), f, group.visibility, static_cast<float>(s.time),
                    static_cast<uint32_t>(s.scene.params.seed ^ (s.scene.params.seed >> 32)));
         }
