@@ -29,6 +29,8 @@ struct TestCrowd : AgentColumns<Array> {
         for (int k = 0; k < 7; ++k) arrays[k]->vector().push_back(values[k]);
         field.vector().push_back(f);
         id.vector().push_back(size() - 1);
+        junction.vector().push_back(-1);
+        came.vector().push_back(-1);
         return size() - 1;
     }
     int size() const { return x.size(); }

@@ -70,7 +70,8 @@ TEST_F(SceneLoad, EveryShippedSceneLoadsRasterisesAndPlaces) {
         EXPECT_EQ(g.nx, static_cast<int>(std::ceil(s.width / s.cell - 1e-6)));
         EXPECT_EQ(g.ny, static_cast<int>(std::ceil(s.height / s.cell - 1e-6)));
         ASSERT_EQ(g.goal_cells.size(), s.goals.size());
-        for (const auto& cells : g.goal_cells) EXPECT_FALSE(cells.empty());
+        // every goal covers open cells (but the one route-choice groups get: it has no areas)
+        for (std::size_t k = 0; k < g.goal_cells.size(); ++k) EXPECT_EQ(g.goal_cells[k].empty(), s.goals[k].areas.empty()) << s.goals[k].name;
         // Every group places its agents, inside open cells, d apart (spot check).
         for (int k = 0; k < static_cast<int>(s.groups.size()); ++k) {
             const auto pts = placeAgents(s, g, k, s.params.seed, placementDistance(s, k));

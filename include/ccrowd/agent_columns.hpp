@@ -24,17 +24,19 @@ struct AgentColumns {
     C<float> vmax;    ///< Free speed. [Units: m/s] [Limit: > 0]
     C<int> field;     ///< Index of the potential / desired-velocity field the agent follows.
     C<int> id;        ///< Identity, unique in a run (every permutation moves it with the agent).
+    C<int> junction;  ///< Route choice (seed 004): the street-network junction it walks to (-1: none yet, or not roaming).
+    C<int> came;      ///< Route choice: the junction it last passed, not chosen again unless a dead end (-1: none).
 };
 
 /// Every column of @p t, in table order, as a tuple of references: the one
 /// list the loops over columns use.
 template <class T>
 auto columnsOf(T& t) {
-    return std::tie(t.x, t.y, t.vx, t.vy, t.px, t.py, t.vmax, t.field, t.id);
+    return std::tie(t.x, t.y, t.vx, t.vy, t.px, t.py, t.vmax, t.field, t.id, t.junction, t.came);
 }
 
 /// Number of agent columns.
-constexpr int kAgentColumnCount = 9;
+constexpr int kAgentColumnCount = 11;
 
 /// Calls f(column) for every column of @p t, in table order.
 template <class T, class F>

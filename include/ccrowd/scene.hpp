@@ -96,6 +96,25 @@ struct SocialSpec {
     bool enabled() const { return !sizes.empty(); }
 };
 
+/// How a group's members choose their streets (seed 004, Nicosia et al.,
+/// "Automatic High Level Avatar Guidance Based on Affordance of Movement"):
+/// they roam the scene's street network (Scene::network), deciding at each
+/// junction which neighbour junction to walk to next, never back the way
+/// they came unless it is a dead end.
+struct RouteChoiceSpec {
+    enum class Mode {
+        None,        ///< The group follows its route.
+        Affordance,  ///< Next junction with probability proportional to the walkable area visible toward it (its viewshed's share inside the view frustum).
+        Random,      ///< Next junction uniformly at random (seed 004's baseline).
+    };
+    Mode mode = Mode::None;
+    /// Initial placement: false, over the group's spawn regions; true, near
+    /// the junctions in proportion to their viewshed's area (seed 004's
+    /// "improvement").
+    bool place_by_viewshed = false;
+    bool enabled() const { return mode != Mode::None; }
+};
+
 /// A group of agents sharing a route (one potential field per group).
 struct GroupSpec {
     std::string name;               ///< Unique among groups. [Limit: non-empty]
@@ -114,6 +133,21 @@ struct GroupSpec {
     /// their heading, slide along walls, herd by the panic p; Helbing 2000
     /// Fig. 3). 0: they know the way everywhere. [Units: m] [Limit: 0, or > 0 and <= 1e4]
     float visibility = 0.f;
+    /// Roaming the street network instead of a route ("route_choice";
+    /// the group then has no "route").
+    RouteChoiceSpec route_choice;
+};
+
+/// The street network route-choice groups roam ("network"; seed 004):
+/// junctions and the roads between them, given, or derived from the
+/// walkable geometry (the free space's skeleton: junctions where it
+/// branches and where it ends).
+struct NetworkSpec {
+    std::vector<Vec2> junctions;               ///< Junction centres (empty: derived). [Units: m] [Limit: open cells, <= 100000]
+    std::vector<std::array<int, 2>> roads;     ///< Junction index pairs joined by a street (with junctions). [Limit: valid, distinct, no loops]
+    float frustum = 60.f;                      ///< Full opening of the view frustum toward a neighbour junction. [Units: degrees] [Limit: > 0, <= 360]
+    float min_branch = 0.f;                    ///< Derived networks: dead-end branches shorter than this are pruned (0: automatic, twice the clearance where they join). [Units: m] [Limit: >= 0, <= 1e4]
+    float min_radius = 1.f;                    ///< Smallest junction radius (people within it are at the junction; else the clearance at its centre). [Units: m] [Limit: > 0, <= 100]
 };
 
 /// Keeps spawning agents of a group inside a region at a rate.
@@ -398,6 +432,7 @@ struct Scene {
     std::vector<TerrainSpec> terrain;
     std::vector<LineSpec> lines;    ///< "measurement": {"lines": [...]}
     std::vector<AreaSpec> areas;    ///< "measurement": {"areas": [...]}
+    NetworkSpec network;            ///< "network": streets for route-choice groups.
     ModelParams params;             ///< "model"
 };
 

@@ -56,6 +56,24 @@ struct GroupStats {
     double max_wait = -1.0;       ///< The longest such wait; -1 before any. [Units: s]
 };
 
+/// The street network roaming groups walk (route choice, seed 004) and the
+/// traffic on it so far (arrivals since the start).
+struct StreetTraffic {
+    std::vector<float> junction_x, junction_y;   ///< Junction centres. [Units: m]
+    std::vector<float> junction_radius;          ///< People within it are at the junction. [Units: m]
+    std::vector<double> viewshed_area;           ///< Area visible from the junction's centre. [Units: m^2]
+    std::vector<long long> junction_count;       ///< Arrivals at each junction.
+    std::vector<int> road_a, road_b;             ///< Each road's junctions.
+    std::vector<std::vector<float>> road_x, road_y;  ///< Each road's polyline from a to b. [Units: m]
+    std::vector<float> road_length, road_width;  ///< [Units: m]
+    std::vector<long long> road_count;           ///< Arrivals along each road (either way).
+    /// Per road: visible area toward it from a and from b (the affordance
+    /// weights; their viewsheds' shares inside the view frustum). [Units: m^2]
+    std::vector<float> weight_ab, weight_ba;
+    int junctions() const { return static_cast<int>(junction_x.size()); }
+    int roads() const { return static_cast<int>(road_a.size()); }
+};
+
 /// An incident of the scene (Scene::incidents) as the run saw it.
 struct IncidentStats {
     std::string name;
@@ -162,6 +180,12 @@ public:
     /// Each agent id's social unit (GroupSpec::social; -1: walks alone);
     /// empty in scenes without social units.
     std::vector<int> socialUnits() const;
+    /// The street network and its traffic counts (empty in scenes without
+    /// route-choice groups). CUDA: the counts are downloaded.
+    StreetTraffic traffic() const;
+    /// The traffic counts alone (StreetTraffic::junction_count and
+    /// road_count): cheap enough for every step.
+    void trafficCounts(std::vector<long long>& junctions, std::vector<long long>& roads) const;
     /// Per cell, the signed distance to the nearest started incident's harm
     /// disc (< 0 inside, +inf before any started) [Units: m]; null in scenes
     /// without incidents or behaviour groups. Host copy (kept current).

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -16,6 +17,8 @@
 #include "measure/area_meter.hpp"
 #include "measure/incident_meter.hpp"
 #include "measure/line_counter.hpp"
+#include "measure/traffic_meter.hpp"
+#include "plot/traffic_map.hpp"
 
 namespace ccrowd::output {
 
@@ -24,6 +27,12 @@ namespace {
 constexpr const char* kSqliteName = "trajectories.sqlite";
 constexpr const char* kTextName = "trajectories.txt";
 constexpr const char* kLinesName = "lines.csv";
+constexpr const char* kTrafficJunctionsName = "traffic_junctions.csv";
+constexpr const char* kTrafficRoadsName = "traffic_roads.csv";
+constexpr const char* kTrafficMapName = "traffic_map.png";
+/// The traffic CSVs grow by a row per junction and road per interval:
+/// rewritten every this many intervals (and at the end), not every one.
+constexpr long long kTrafficRewriteIntervals = 60;
 constexpr const char* kAreasName = "areas.csv";
 constexpr const char* kIncidentsName = "incidents.csv";
 
@@ -82,7 +91,7 @@ void removePreviousOutputs(const std::string& dir) {
     namespace fs = std::filesystem;
     std::error_code ec;
     // the fixed names, then the snapshot frames
-    for (const char* name : {"summary.json", "exits.csv", kSqliteName, kTextName, kLinesName, kAreasName, kIncidentsName,
+    for (const char* name : {"summary.json", "exits.csv", kSqliteName, kTextName, kLinesName, kAreasName, kIncidentsName, kTrafficJunctionsName, kTrafficRoadsName, kTrafficMapName,
                              io::SnapshotWriter::kPvdName, io::SnapshotWriter::kIndexName}) {
         fs::remove(fs::path(dir) / name, ec);
         if (ec) throw InputError("--force: cannot remove '" + (fs::path(dir) / name).string() + "': " + ec.message());
@@ -104,6 +113,8 @@ struct RunOutputs::Writers {
     std::unique_ptr<measure::LineCounter> lines;
     std::unique_ptr<measure::AreaMeter> areas;
     std::unique_ptr<measure::IncidentMeter> incidents;
+    std::unique_ptr<measure::TrafficMeter> traffic;
+    std::vector<long long> junctionCounts, roadCounts;  ///< The traffic counts' buffers.
     long long frames = 0;  ///< Trajectory frames written.
 };
 
@@ -134,6 +145,9 @@ RunOutputs::RunOutputs(OutputOptions options, const Simulation& sim) : opt_(std:
         w_->areas = std::make_unique<measure::AreaMeter>(sim.scene().areas, opt_.measure_interval);
     if (!sim.scene().incidents.empty())
         w_->incidents = std::make_unique<measure::IncidentMeter>(sim.scene().incidents, groupNames(sim), opt_.measure_interval);
+    // route choice's traffic counts (scenes with roaming groups)
+    const StreetTraffic net = sim.traffic();
+    if (net.junctions() > 0) w_->traffic = std::make_unique<measure::TrafficMeter>(net, opt_.measure_interval);
     // the initial state
     exitsSeen_ = sim.exits().size();
     observe(sim);
@@ -156,6 +170,14 @@ void RunOutputs::observe(const Simulation& sim) {
     // the grid's highest density (reduced where the density lives: the grid stays there)
     const float top = sim.maxDensity();
     if (top > maxDensity_) { maxDensity_ = top; maxDensityTime_ = t; }
+    // traffic counts: every step, the files every kTrafficRewriteIntervals intervals
+    if (w_->traffic) {
+        sim.trafficCounts(w_->junctionCounts, w_->roadCounts);
+        const long long before = w_->traffic->intervals();
+        if (w_->traffic->observe(t, w_->junctionCounts, w_->roadCounts) > 0 &&
+            w_->traffic->intervals() / kTrafficRewriteIntervals != before / kTrafficRewriteIntervals)
+            writeTraffic(sim, false);
+    }
     const bool trajectoryDue = (w_->sqlite || w_->text) && sim.steps() % opt_.trajectory_every == 0;
     if (!trajectoryDue && !w_->lines && !w_->areas && !w_->incidents) return;
     AgentSnapshot a = sim.agents();
@@ -202,8 +224,33 @@ void RunOutputs::finish(const Simulation& sim) {
         w_->incidents->finish(sim.time());
         w_->incidents->writeCsv(opt_.dir + "/" + kIncidentsName);
     }
+    if (w_->traffic) {
+        sim.trafficCounts(w_->junctionCounts, w_->roadCounts);
+        w_->traffic->finish(sim.time(), w_->junctionCounts, w_->roadCounts);
+        writeTraffic(sim, true);
+    }
     if (w_->sqlite) w_->sqlite->close();
     if (w_->text) w_->text->close();
+}
+
+void RunOutputs::writeTraffic(const Simulation& sim, bool map) {
+    // the two tables; at the end also the map of the run's totals (seed 004 Fig. 4)
+    const measure::TrafficMeter& m = *w_->traffic;
+    m.junctionCsv().write(opt_.dir + "/" + kTrafficJunctionsName);
+    m.roadCsv().write(opt_.dir + "/" + kTrafficRoadsName);
+    if (!map) return;
+    const StreetTraffic net = sim.traffic();
+    plot::TrafficMap tm;
+    tm.grid = sim.grid().info();
+    tm.blocked = &sim.grid().blocked;
+    tm.traffic = &net;
+    tm.road_counts = m.roadTotals();
+    tm.junction_counts = m.junctionTotals();
+    char title[160];
+    std::snprintf(title, sizeof title, "arrivals along each road (dots: at each junction), t = 0 .. %.1f s", sim.time());
+    tm.title = title;
+    plot::writeTrafficMap(opt_.dir + "/" + kTrafficMapName, tm);
+    trafficMap_ = true;
 }
 
 nlohmann::json RunOutputs::summary() const {
@@ -260,6 +307,11 @@ std::vector<std::string> RunOutputs::files() const {
     if (w_->lines) f.push_back(kLinesName);
     if (w_->areas) f.push_back(kAreasName);
     if (w_->incidents) f.push_back(kIncidentsName);
+    if (w_->traffic) {
+        f.push_back(kTrafficJunctionsName);
+        f.push_back(kTrafficRoadsName);
+        if (trafficMap_) f.push_back(kTrafficMapName);
+    }
     return f;
 }
 

@@ -9,6 +9,9 @@
 ///                                               trajectory_every steps
 ///   lines.csv, areas.csv                        the scene's measurement
 ///                                               lines and areas, per interval
+///   traffic_junctions.csv, traffic_roads.csv,   route choice's arrivals per
+///   traffic_map.png                             junction and road, per
+///                                               interval, and their map
 ///
 /// Every file is complete at all times (atomic writes; the databases are
 /// renamed into place by finish()). The time spent writing is measured, for
@@ -90,6 +93,8 @@ public:
 private:
     struct Writers;
     void observe(const Simulation& sim);
+    /// Writes the traffic tables, and with @p map the traffic map.
+    void writeTraffic(const Simulation& sim, bool map);
 
     OutputOptions opt_;
     std::unique_ptr<Writers> w_;
@@ -98,6 +103,7 @@ private:
     float maxDensity_ = 0.f;
     double maxDensityTime_ = 0.0;
     std::size_t exitsSeen_ = 0;
+    bool trafficMap_ = false;
 };
 
 }  // namespace ccrowd::output

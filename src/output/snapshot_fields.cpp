@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -11,16 +12,16 @@
 namespace ccrowd::output {
 
 const char* const kSnapshotFieldNames =
-    "density, velocity, speed, pressure, potential, desired_velocity, blocked, open_fraction, discomfort, incident_distance";
+    "density, velocity, speed, pressure, potential, desired_velocity, blocked, open_fraction, discomfort, incident_distance, traffic";
 
 SnapshotFieldSet parseSnapshotFields(const std::string& list) {
     SnapshotFieldSet s;
     s.density = s.velocity = s.speed = s.pressure = s.potential = s.desired_velocity = s.blocked = s.open_fraction =
-        s.discomfort = s.incident_distance = false;
+        s.discomfort = s.incident_distance = s.traffic = false;
     bool* flags[] = {&s.density, &s.velocity,  &s.speed,         &s.pressure,         &s.potential,
-                     &s.desired_velocity, &s.blocked, &s.open_fraction, &s.discomfort, &s.incident_distance};
+                     &s.desired_velocity, &s.blocked, &s.open_fraction, &s.discomfort, &s.incident_distance, &s.traffic};
     const char* names[] = {"density", "velocity", "speed", "pressure", "potential", "desired_velocity",
-                           "blocked", "open_fraction", "discomfort", "incident_distance"};
+                           "blocked", "open_fraction", "discomfort", "incident_distance", "traffic"};
     std::stringstream in(list);
     std::string item;
     int count = 0;
@@ -54,6 +55,40 @@ std::vector<std::string> perFieldNames(const Simulation& sim, const std::string&
         names.push_back(name);
     }
     return names;
+}
+
+std::vector<float> trafficLayer(const StreetTraffic& t, const SceneGrid& g) {
+    std::vector<float> out(static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny), 0.f);
+    // cells within @p r of segment (ax, ay)-(bx, by) take at least @p v
+    auto paint = [&](float ax, float ay, float bx, float by, float r, float v) {
+        const int i0 = std::max(0, static_cast<int>(std::floor((std::min(ax, bx) - r - g.origin.x) / g.h)));
+        const int i1 = std::min(g.nx - 1, static_cast<int>(std::floor((std::max(ax, bx) + r - g.origin.x) / g.h)));
+        const int j0 = std::max(0, static_cast<int>(std::floor((std::min(ay, by) - r - g.origin.y) / g.h)));
+        const int j1 = std::min(g.ny - 1, static_cast<int>(std::floor((std::max(ay, by) + r - g.origin.y) / g.h)));
+        const float dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+        for (int j = j0; j <= j1; ++j)
+            for (int i = i0; i <= i1; ++i) {
+                if (g.blocked(i, j)) continue;
+                const float px = g.origin.x + (static_cast<float>(i) + 0.5f) * g.h - ax, py = g.origin.y + (static_cast<float>(j) + 0.5f) * g.h - ay;
+                const float u = l2 > 0.f ? std::clamp((px * dx + py * dy) / l2, 0.f, 1.f) : 0.f;
+                const float ex = px - u * dx, ey = py - u * dy;
+                float& c = out[static_cast<std::size_t>(i) + static_cast<std::size_t>(j) * static_cast<std::size_t>(g.nx)];
+                if (ex * ex + ey * ey <= r * r) c = std::max(c, v);
+            }
+    };
+    // roads along their polylines, then the junctions' discs
+    for (int k = 0; k < t.roads(); ++k) {
+        const std::vector<float>& x = t.road_x[static_cast<std::size_t>(k)];
+        const std::vector<float>& y = t.road_y[static_cast<std::size_t>(k)];
+        const float r = std::max(0.5f * t.road_width[static_cast<std::size_t>(k)], g.h);
+        for (std::size_t p = 1; p < x.size(); ++p)
+            paint(x[p - 1], y[p - 1], x[p], y[p], r, static_cast<float>(t.road_count[static_cast<std::size_t>(k)]));
+    }
+    for (int j = 0; j < t.junctions(); ++j)
+        paint(t.junction_x[static_cast<std::size_t>(j)], t.junction_y[static_cast<std::size_t>(j)], t.junction_x[static_cast<std::size_t>(j)],
+              t.junction_y[static_cast<std::size_t>(j)], t.junction_radius[static_cast<std::size_t>(j)],
+              static_cast<float>(t.junction_count[static_cast<std::size_t>(j)]));
+    return out;
 }
 
 io::SnapshotFrame snapshotFrame(const Simulation& sim, const SnapshotFieldSet& fields) {
@@ -94,6 +129,11 @@ io::SnapshotFrame snapshotFrame(const Simulation& sim, const SnapshotFieldSet& f
     // the incidents' layer, in scenes that have one
     if (fields.incident_distance && sim.incidentDistance())
         f.fields.push_back({"incident_distance", "m", 1, scalar(*sim.incidentDistance())});
+    // route choice's traffic counts so far, in scenes with roaming groups
+    if (fields.traffic) {
+        const StreetTraffic t = sim.traffic();
+        if (t.junctions() > 0) f.fields.push_back({"traffic", "persons", 1, trafficLayer(t, g)});
+    }
     return f;
 }
 

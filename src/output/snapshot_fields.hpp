@@ -22,6 +22,7 @@ struct SnapshotFieldSet {
     bool potential = true, desired_velocity = false, blocked = false, open_fraction = false;
     bool discomfort = false;         ///< Treuille's discomfort g per cell, as events leave it.
     bool incident_distance = false;  ///< Written only in scenes with incidents or behaviour groups.
+    bool traffic = false;            ///< Arrivals so far on each road's and junction's cells; only in scenes with route choice.
 };
 
 /// Every field name --fields accepts, comma-separated.
@@ -36,6 +37,12 @@ SnapshotFieldSet parseSnapshotFields(const std::string& list);
 /// group's name reduced to [A-Za-z0-9_-] (others become '_'), plus
 /// "_step<r>" for route step r > 0, plus "_<k>" when that name is taken.
 std::vector<std::string> perFieldNames(const Simulation& sim, const std::string& base);
+
+/// Route choice's traffic as a grid layer: each open cell within half a
+/// road's width of its polyline holds the road's count, each cell within
+/// a junction's radius the junction's (the larger where they overlap);
+/// 0 elsewhere. [Size: nx*ny]
+std::vector<float> trafficLayer(const StreetTraffic& t, const SceneGrid& g);
 
 /// The chosen fields of @p sim now, on its grid (walls from its blocked
 /// mask, which must outlive the frame's use).

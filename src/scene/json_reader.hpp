@@ -92,4 +92,10 @@ private:
     const std::string* label_;
 };
 
+/// Calls @p f on member @p key of @p n when present.
+template <class F>
+void optional(const Node& n, const char* key, F f) {
+    if (n.has(key)) f(n.get(key, ""));
+}
+
 }  // namespace ccrowd::scene_detail

@@ -124,6 +124,9 @@ EventSpec parseEvent(const Node& n, const Scene& s) {
                                                                   "0 .. " + std::to_string(g.areas.size() - 1) + " (an index into the goal's areas)"));
     } else noKey(n, "area", info->name);
     if (e.action == EventAction::SetRoute) {
+        const auto roams = std::find_if(s.groups.begin(), s.groups.end(), [&](const GroupSpec& g) { return g.name == e.target; });
+        if (roams != s.groups.end() && roams->route_choice.enabled())
+            n.get("target", "").fail("group '" + e.target + "' roams the street network (route_choice)", "a group with a route");
         const Node route = n.get("route", "a list of 1 or more goal names");
         const std::size_t nr = route.array(1, 256, "goal names");
         const std::vector<std::string> goals = targetNames("goal", s);

@@ -91,7 +91,7 @@ void checkReach(const Scene& s, const SceneGrid& grid, const std::vector<int>& l
 void checkGrid(const Scene& s, SceneGrid& grid) {
     // Every goal covers an open cell.
     for (std::size_t k = 0; k < s.goals.size(); ++k) {
-        if (grid.goal_cells[k].empty()) {
+        if (grid.goal_cells[k].empty() && !s.goals[k].areas.empty()) {
             failAt(s.label, itemPath("goals", k) + "/areas", "",
                    "goal '" + s.goals[k].name + "' covers no open cell (outside the domain, or only on blocked cells)",
                    "areas containing the centre of at least one open cell, or overlapping one when thinner than a cell");
@@ -132,8 +132,9 @@ void checkGrid(const Scene& s, SceneGrid& grid) {
                    "a total of at most " + std::to_string(scene_limits::kMaxAgents) + " agents");
         }
         grid.group_count[k] = count;
-        // Every route goal is reachable from every spawn cell.
-        checkReach(s, grid, label, goalComps, cells, g.route, gp + "/route", "spawn region of group '" + g.name + "'");
+        // Every route goal is reachable from every spawn cell (roaming groups have none).
+        if (!g.route_choice.enabled())
+            checkReach(s, grid, label, goalComps, cells, g.route, gp + "/route", "spawn region of group '" + g.name + "'");
     }
 
     for (std::size_t k = 0; k < s.sources.size(); ++k) {
@@ -146,8 +147,9 @@ void checkGrid(const Scene& s, SceneGrid& grid) {
         const auto group = std::find_if(s.groups.begin(), s.groups.end(),
                                         [&](const GroupSpec& g) { return g.name == src.group; });
         const std::string gp = itemPath("groups", static_cast<std::size_t>(group - s.groups.begin()));
-        checkReach(s, grid, label, goalComps, grid.source_cells[k], group->route, gp + "/route",
-                   "region of source " + std::to_string(k), sp + "/region");
+        if (!group->route_choice.enabled())
+            checkReach(s, grid, label, goalComps, grid.source_cells[k], group->route, gp + "/route",
+                       "region of source " + std::to_string(k), sp + "/region");
     }
 }
 

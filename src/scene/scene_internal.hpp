@@ -75,6 +75,15 @@ void addBorderGoal(Scene& s);
 /// (kRegionGoalNames) added to s.goals (parse_active_region.cpp).
 void parseActiveRegion(const Node& n, Scene& s);
 
+/// "network" {"junctions", "roads", "frustum", "min_branch", "min_radius"}
+/// into s.network (parse_network.cpp).
+void parseNetwork(const Node& n, Scene& s);
+/// A group's "route_choice" {"mode", "placement"} (parse_network.cpp).
+RouteChoiceSpec parseRouteChoice(const Node& n);
+/// Gives route-choice groups a goal with no cells (added to @p s): they
+/// roam the network, nobody arrives or leaves (parse_network.cpp).
+void addNetworkGoal(Scene& s);
+
 /// "/groups/3" style paths.
 inline std::string itemPath(const char* list, std::size_t k) { return std::string("/") + list + "/" + std::to_string(k); }
 

@@ -3,6 +3,7 @@
 /// scenes/README.md, schema in scenes/scene.schema.json). Cross-field checks
 /// are in scene_validate.cpp, grid checks in scene_checks.cpp.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -22,12 +23,6 @@ constexpr const char* kName = "a non-empty string (at most 256 bytes)";
 constexpr std::uint8_t kPalette[10][3] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},
                                           {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127},
                                           {188, 189, 34},  {23, 190, 207}};
-
-/// Calls @p f on member @p key when present.
-template <class F>
-void optional(const Node& n, const char* key, F f) {
-    if (n.has(key)) f(n.get(key, ""));
-}
 
 void parseDomain(const Node& n, Scene& s) {
     n.object({"origin", "width", "height", "cell"});
@@ -119,7 +114,8 @@ SocialSpec parseSocial(const Node& n) {
 }
 
 GroupSpec parseGroup(const Node& n, std::size_t index) {
-    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour", "panic", "behaviour", "social", "visibility"});
+    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour", "panic", "behaviour", "social", "visibility",
+              "route_choice"});
     GroupSpec g;
     g.name = n.get("name", kName).string();
     optional(n, "spawn", [&](const Node& v) { g.spawn = parsePolygonList(v, 0, kMaxListItems); });
@@ -148,8 +144,13 @@ GroupSpec parseGroup(const Node& n, std::size_t index) {
         else v.fail("unknown behaviour", kinds);
     });
     optional(n, "social", [&](const Node& v) { g.social = parseSocial(v); });
+    // roaming the street network instead of a route (seed 004)
+    optional(n, "route_choice", [&](const Node& v) {
+        g.route_choice = parseRouteChoice(v);
+        if (n.has("route")) n.get("route", "").fail("a route and route_choice", "one of \"route\" and \"route_choice\" (roaming the network)");
+    });
     // the route; an escape group may leave it out (its goal is then the domain's border)
-    if (g.behaviour != Behaviour::Escape || n.has("route")) {
+    if (!g.route_choice.enabled() && (g.behaviour != Behaviour::Escape || n.has("route"))) {
         const Node route = n.get("route", "a list of 1 or more goal names");
         const std::size_t nr = route.array(1, 256, "goal names");
         for (std::size_t k = 0; k < nr; ++k) g.route.push_back(route.at(k).string());
@@ -161,6 +162,8 @@ GroupSpec parseGroup(const Node& n, std::size_t index) {
     optional(n, "panic", [&](const Node& v) { g.panic = v.numberF(closed(0, 1)); });
     // smoke: the walking distance within which members know the way (Helbing 2000 Fig. 3)
     optional(n, "visibility", [&](const Node& v) { g.visibility = v.numberF(openClosed(0, 1e4, "m")); });
+    if (g.visibility > 0.f && g.route_choice.enabled())
+        n.get("visibility", "").fail("smoke (visibility) and route_choice", "one of them: roaming groups see their streets");
     return g;
 }
 
@@ -246,7 +249,7 @@ Scene parseDocument(const json& doc, const std::string& label) {
                                                                         " (the version this build reads)"));
     root.object({"$schema", "format", "version", "name", "description", "domain", "walkable", "obstacles",
                  "floor_plans", "goals", "groups", "sources", "discomfort", "terrain", "measurement", "model",
-                 "barriers", "events", "incidents", "footprints", "active_region"});
+                 "barriers", "events", "incidents", "footprints", "active_region", "network"});
     optional(root, "$schema", [&](const Node& v) { v.string(true, 4096); });
     optional(root, "name", [&](const Node& v) { s.name = v.string(true); });
     optional(root, "description", [&](const Node& v) { s.description = v.string(true, 65536); });
@@ -262,15 +265,21 @@ Scene parseDocument(const json& doc, const std::string& label) {
 
     // Goals and agents.
     {
-        const Node goals = root.get("goals", "a list of 1 or more goals {\"name\", \"areas\", ...}");
-        const std::size_t count = goals.array(1, kMaxListItems, "goals {\"name\", \"areas\", ...}");
-        for (std::size_t k = 0; k < count; ++k) s.goals.push_back(parseGoal(goals.at(k)));
-    }
-    {
         const Node groups = root.get("groups", "a list of 1 or more groups {\"name\", \"route\", ...}");
         const std::size_t count = groups.array(1, kMaxListItems, "groups {\"name\", \"route\", ...}");
         for (std::size_t k = 0; k < count; ++k) s.groups.push_back(parseGroup(groups.at(k), k));
     }
+    {
+        // goals: at least one, unless every group roams the street network
+        const bool roaming = std::all_of(s.groups.begin(), s.groups.end(), [](const GroupSpec& g) { return g.route_choice.enabled(); });
+        const char* allowed = roaming ? "a list of goals {\"name\", \"areas\", ...}" : "a list of 1 or more goals {\"name\", \"areas\", ...}";
+        if (!roaming || root.has("goals")) {
+            const Node goals = root.get("goals", allowed);
+            const std::size_t count = goals.array(roaming ? 0 : 1, kMaxListItems, "goals {\"name\", \"areas\", ...}");
+            for (std::size_t k = 0; k < count; ++k) s.goals.push_back(parseGoal(goals.at(k)));
+        }
+    }
+    optional(root, "network", [&](const Node& v) { parseNetwork(v, s); });
     forEachItem(root, "sources", "sources {\"group\", \"region\", \"rate\", ...}",
                 [&](const Node& v, std::size_t) { s.sources.push_back(parseSource(v)); });
 
@@ -300,6 +309,7 @@ Scene parseDocument(const json& doc, const std::string& label) {
                 [&](const Node& v, std::size_t) { s.incidents.push_back(parseIncident(v, s)); });
     optional(root, "active_region", [&](const Node& v) { parseActiveRegion(v, s); });
     addBorderGoal(s);
+    addNetworkGoal(s);
     forEachItem(root, "events", "events {\"time\", \"action\", \"target\", ...}",
                 [&](const Node& v, std::size_t) { s.events.push_back(parseEvent(v, s)); });
     sortEvents(s.events);

@@ -136,6 +136,7 @@ void AgentStore::append(const std::vector<NewAgent>& born) {
         rows.vmax.push_back(b.vmax);
         rows.field.push_back(table_.fieldOf.at(static_cast<std::size_t>(b.group)).at(0));
         rows.id.push_back(nextId_++);
+        rows.junction.push_back(-1); rows.came.push_back(-1);
     }
     // social units: each new id's unit
     if (units_ > 0) {

@@ -61,8 +61,9 @@ struct FieldTable {
     int size() const { return static_cast<int>(group.size()); }
 };
 
-/// The agent table: 36 bytes per agent in 9 columns (position, velocity,
-/// preferred velocity, free speed, field, id). Group, route step and radius
+/// The agent table: 44 bytes per agent in 11 columns (position, velocity,
+/// preferred velocity, free speed, field, id, route choice's junction and
+/// the one it came from). Group, route step and radius
 /// follow from the field (FieldTable) and the group's spec.
 class AgentStore {
 public:

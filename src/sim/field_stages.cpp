@@ -38,8 +38,10 @@ void runSpeed(SimState& s) {
           s.grid.terrain.view(ex), s.grid.blocked.view(ex), s.speed.view(ex), s.grid.closed_faces.view(ex), &s.perceiveWs);
 }
 
-/// (d) unit cost per face (Treuille 2006 eq. 4).
+/// (d) unit cost per face (Treuille 2006 eq. 4); not needed when every
+/// group roams the street network (no potential is solved).
 void runCost(SimState& s) {
+    if (s.route.allRoam()) return;
     const Exec& ex = s.ex;
     const ModelParams& mp = s.scene.params;
     unitCost(ex, s.gi, s.box, CostParams{mp.alpha, mp.beta, mp.gamma}, s.speedParams(), s.speed.view(ex),
@@ -47,7 +49,8 @@ void runCost(SimState& s) {
              s.grid.closed_faces.view(ex));
 }
 
-/// (e) potential of every field some agent follows: eikonal |grad phi| = C,
+/// (e) potential of every field some agent follows (roaming groups' fields
+/// excepted: their members follow junction potentials, route_choice stage): eikonal |grad phi| = C,
 /// goals as sources, all in one FIM solve (one launch and one convergence
 /// test on the GPU).
 void runPotential(SimState& s) {
@@ -55,7 +58,7 @@ void runPotential(SimState& s) {
     std::vector<const EikonalProblem*> probs;
     std::vector<Field<float>*> outs;
     for (std::size_t k = 0; k < s.potential.size(); ++k)
-        if (used[k]) { probs.push_back(&s.problems[k]); outs.push_back(&s.potential[k]); }
+        if (used[k] && !s.route.roams(static_cast<int>(k))) { probs.push_back(&s.problems[k]); outs.push_back(&s.potential[k]); }
     EikonalOptions opt;
     opt.validate = false;  // costs come from unitCost: finite and positive by construction
     opt.download = false;  // CUDA: the potentials stay on the device; readers download
@@ -88,7 +91,7 @@ void runDesiredVelocity(SimState& s) {
     const std::vector<int>& used = s.agents.fieldsInUse();
     std::vector<View2<const Vel2>> views(s.potential.size());
     for (std::size_t k = 0; k < s.potential.size(); ++k) {
-        if (used[k])
+        if (used[k] && !s.route.roams(static_cast<int>(k)))
             desiredVelocity(ex, s.gi, s.box, s.potential[k].view(ex), s.speed.view(ex), s.grid.blocked.view(ex),
                             s.desired[k].view(ex), s.grid.closed_faces.view(ex));
         views[k] = s.desired[k].view(ex);

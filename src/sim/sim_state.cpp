@@ -65,14 +65,21 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
     // one potential and desired velocity per (group, route step)
     fields = setupFieldTable(scene);
     addFields();
+    // roaming groups: the street network, viewsheds and junction potentials (seed 004)
+    setupRouteState(scene, grid, fields.group, ex, route);
     // the agent table with each group's initial agents, free speeds drawn per group
     agents = AgentStore(fields, scene, grid, ex);
     std::vector<NewAgent> placed;
     const float dMin = scene.params.d_min;
     for (std::size_t g = 0; g < scene.groups.size(); ++g) {
         const GroupSpec& spec = scene.groups[g];
-        const std::vector<Vec2> pos = placeAgents(scene, grid, static_cast<int>(g), scene.params.seed,
-                                                   std::max(dMin, placementDistance(scene, static_cast<int>(g))));
+        const float spacing = std::max(dMin, placementDistance(scene, static_cast<int>(g)));
+        // roaming groups may start near the junctions, by their viewsheds' areas (seed 004)
+        const std::vector<Vec2> pos =
+            spec.route_choice.place_by_viewshed
+                ? route::placeByViewshed(*route.map, grid, grid.group_count[g], spacing, scene.params.seed + g,
+                                         scene.label + ": /groups/" + std::to_string(g) + (spec.density > 0 ? "/density" : "/count"))
+                : placeAgents(scene, grid, static_cast<int>(g), scene.params.seed, spacing);
         std::mt19937_64 rng(scene.params.seed * 1000003ULL + g);
         for (const Vec2& p : pos) placed.push_back({p.x, p.y, drawSpeed(spec.speed, rng), static_cast<int>(g)});
         groups[g].spawned += static_cast<long long>(pos.size());

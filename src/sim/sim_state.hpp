@@ -20,6 +20,7 @@
 #include "sim/agents.hpp"
 #include "sim/incident_layers.hpp"
 #include "sim/region_state.hpp"
+#include "sim/route_state.hpp"
 #include "sim/social_units.hpp"
 #include "sim/sources.hpp"
 #include "sim/timeline.hpp"
@@ -69,6 +70,7 @@ struct SimState {
     IncidentLayers incidents;                    ///< Scenes with incidents: their layers and timeline (incidents stage).
     RegionState region;                          ///< The active region (active_region stage); its cells are the whole grid without one.
     SocialUnits social;                          ///< Social units of the groups with `social` (cohesion stage, the waypoint gate).
+    RouteState route;                            ///< Roaming groups' street network and traffic counts (route_choice stage).
     FimSolver solver;                            ///< Every field's potential in one solve; workspace kept between steps.
     std::vector<EikonalProblem> problems;        ///< Per field: its goal's cells as sources; costs from `cost`.
     SplatWorkspace splatWs;                      ///< The agent sort (shared by splat, separation and exit_spawn) and cell ranges.

@@ -19,6 +19,7 @@
 #include "sim/exit_spawn_stage.hpp"
 #include "sim/active_region_stage.hpp"
 #include "sim/field_stages.hpp"
+#include "sim/route_choice_stage.hpp"
 #include "sim/search_stage.hpp"
 #include "sim/social_stage.hpp"
 #include "sim/incidents_stage.hpp"
@@ -100,6 +101,7 @@ Simulation::Impl::Impl(Scene s, const Exec& e)
         stages.push_back(std::move(st));
         if (cost && incidents) stages.push_back(sim::incidentCostStage());
     }
+    if (sim::hasRouteChoice(state->scene)) stages.push_back(sim::routeChoiceStage());
     if (sim::hasSearchers(state->scene)) stages.push_back(sim::searchStage());
     if (sim::hasSocialUnits(state->scene)) stages.push_back(sim::cohesionStage());
     for (sim::Stage& st : model->stages(*state)) stages.push_back(std::move(st));
@@ -186,6 +188,50 @@ const std::vector<int>& Simulation::startedIncidents() const { return impl_->sta
 int Simulation::wallsVersion() const { return impl_->state->wallsVersion + impl_->state->region.version; }
 RegionCells Simulation::activeRegion() const { return impl_->state->region.cells; }
 std::vector<int> Simulation::socialUnits() const { return impl_->state->agents.unitOfIdOnHost(); }
+void Simulation::trafficCounts(std::vector<long long>& junctions, std::vector<long long>& roads) const {
+    sim::RouteState& r = impl_->state->route;
+    junctions.clear();
+    roads.clear();
+    if (!r.enabled()) return;
+    r.junctionCount.toHost(impl_->state->ex);
+    r.roadCount.toHost(impl_->state->ex);
+    for (unsigned long long n : r.junctionCount.vector()) junctions.push_back(static_cast<long long>(n));
+    for (unsigned long long n : r.roadCount.vector()) roads.push_back(static_cast<long long>(n));
+}
+StreetTraffic Simulation::traffic() const {
+    sim::RouteState& r = impl_->state->route;
+    StreetTraffic t;
+    if (!r.enabled()) return t;
+    const route::RouteMap& m = *r.map;
+    const Exec& ex = impl_->state->ex;
+    r.junctionCount.toHost(ex);
+    r.roadCount.toHost(ex);
+    // the junctions with their counts
+    for (std::size_t j = 0; j < m.net.junctions.size(); ++j) {
+        const route::Junction& c = m.net.junctions[j];
+        t.junction_x.push_back(c.x);
+        t.junction_y.push_back(c.y);
+        t.junction_radius.push_back(c.radius);
+        t.viewshed_area.push_back(m.viewsheds[j].area());
+        t.junction_count.push_back(static_cast<long long>(r.junctionCount.vector()[j]));
+    }
+    // the roads with their counts and the weights toward them from either end
+    t.weight_ab.assign(m.net.roads.size(), 0.f);
+    t.weight_ba.assign(m.net.roads.size(), 0.f);
+    for (std::size_t k = 0; k < m.net.roads.size(); ++k) {
+        const route::Road& rd = m.net.roads[k];
+        t.road_a.push_back(rd.a); t.road_b.push_back(rd.b);
+        t.road_x.push_back(rd.x); t.road_y.push_back(rd.y);
+        t.road_length.push_back(rd.length); t.road_width.push_back(rd.width);
+        t.road_count.push_back(static_cast<long long>(r.roadCount.vector()[k]));
+    }
+    for (std::size_t j = 0; j < m.net.junctions.size(); ++j)
+        for (int q = m.net.first[j]; q < m.net.first[j + 1]; ++q) {
+            const std::size_t k = static_cast<std::size_t>(m.net.road[static_cast<std::size_t>(q)]);
+            (m.net.roads[k].a == static_cast<int>(j) ? t.weight_ab : t.weight_ba)[k] = m.weight[static_cast<std::size_t>(q)];
+        }
+    return t;
+}
 const Field<float>* Simulation::incidentDistance() const {
     const sim::SimState& m = *impl_->state;
     return sim::hasIncidents(m.scene) ? &m.incidents.distance : nullptr;
