@@ -70,6 +70,9 @@ struct StreetTraffic {
     /// Per road: visible area toward it from a and from b (the affordance
     /// weights; their viewsheds' shares inside the view frustum). [Units: m^2]
     std::vector<float> weight_ab, weight_ba;
+    /// Wall time of the precomputation at set-up: the network, the
+    /// viewsheds and weights, the junction potentials. [Units: ms]
+    double network_ms = 0.0, viewsheds_ms = 0.0, potentials_ms = 0.0;
     int junctions() const { return static_cast<int>(junction_x.size()); }
     int roads() const { return static_cast<int>(road_a.size()); }
 };

@@ -31,6 +31,15 @@ void printSummary(std::ostream& out, const Simulation& sim, double wallSeconds, 
         else out << "  no exit yet";
         out << "\n";
     }
+    // route choice: the network and its set-up (seed 004)
+    const StreetTraffic net = sim.traffic();
+    if (net.junctions() > 0) {
+        long long arrivals = 0;
+        for (long long n : net.junction_count) arrivals += n;
+        out << "street network: " << net.junctions() << " junctions, " << net.roads() << " roads; set-up " << std::setprecision(1)
+            << net.network_ms << " ms network, " << net.viewsheds_ms << " ms viewsheds, " << net.potentials_ms
+            << " ms junction potentials; " << arrivals << " arrivals at junctions\n";
+    }
     // CUDA: each stage's time between CUDA events around it (its GPU work included)
     out << "mean ms per step by stage" << (sim.exec().backend == Backend::Cuda ? " (CUDA events)" : "") << ":\n";
     const StageTimes& t = sim.times();

@@ -37,6 +37,8 @@ public:
     /// Arrivals since the start, per junction and per road.
     const std::vector<long long>& junctionTotals() const { return junctionTotal_; }
     const std::vector<long long>& roadTotals() const { return roadTotal_; }
+    /// The network (as given at construction: geometry, start counts).
+    const StreetTraffic& network() const { return net_; }
     /// Intervals closed so far.
     long long intervals() const { return closed_; }
 

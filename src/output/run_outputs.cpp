@@ -283,6 +283,25 @@ nlohmann::json RunOutputs::summary() const {
                  {"time_to_leave_harm_s", leave >= 0.0 ? nlohmann::json(leave) : nlohmann::json(nullptr)}});
         }
     }
+    if (w_->traffic) {
+        // route choice: the network, its set-up cost and the busiest roads over the run
+        const measure::TrafficMeter& m = *w_->traffic;
+        const StreetTraffic& net = m.network();
+        std::vector<int> order(m.roadTotals().size());
+        for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<int>(k);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m.roadTotals()[static_cast<std::size_t>(a)] > m.roadTotals()[static_cast<std::size_t>(b)]; });
+        nlohmann::json busiest = nlohmann::json::array();
+        for (std::size_t k = 0; k < order.size() && k < 10; ++k) {
+            const std::size_t r = static_cast<std::size_t>(order[k]);
+            busiest.push_back({{"road", r}, {"junctions", {net.road_a[r], net.road_b[r]}}, {"arrivals", m.roadTotals()[r]},
+                               {"width_m", net.road_width[r]}, {"length_m", net.road_length[r]}});
+        }
+        long long arrivals = 0;
+        for (long long n : m.junctionTotals()) arrivals += n;
+        j["traffic"] = {{"junctions", net.junctions()}, {"roads", net.roads()}, {"junction_arrivals", arrivals},
+                        {"setup_ms", {{"network", net.network_ms}, {"viewsheds", net.viewsheds_ms}, {"potentials", net.potentials_ms}}},
+                        {"busiest_roads", busiest}};
+    }
     j["outputs"] = {{"files", files()},
                     {"snapshots", w_->snapshots ? w_->snapshots->framesWritten() : 0},
                     {"trajectory_frames", w_->frames},

@@ -206,6 +206,9 @@ StreetTraffic Simulation::traffic() const {
     const Exec& ex = impl_->state->ex;
     r.junctionCount.toHost(ex);
     r.roadCount.toHost(ex);
+    t.network_ms = m.times.network;
+    t.viewsheds_ms = m.times.viewsheds;
+    t.potentials_ms = m.times.potentials;
     // the junctions with their counts
     for (std::size_t j = 0; j < m.net.junctions.size(); ++j) {
         const route::Junction& c = m.net.junctions[j];
