@@ -19,6 +19,8 @@ import os
 import random
 import sys
 
+from scene_files import write_or_check
+
 WIDTH, HEIGHT, CELL = 300.0, 240.0, 0.5
 BORDER = 6.0  # open strip inside the domain's edges (the escape goal is its outer cell)
 
@@ -203,18 +205,8 @@ def main() -> int:
     a = p.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     city = build()
-    status = 0
-    for name, scene in (("city_district.json", city), ("city_active_region.json", build_active(city))):
-        path = os.path.join(here, name)
-        text = json.dumps(scene, indent=1) + "\n"
-        if a.check:
-            same = os.path.exists(path) and open(path).read() == text
-            print(f"{path}: {'up to date' if same else 'differs: run scenes/make_city_district.py'}")
-            status = status if same else 1
-        else:
-            open(path, "w").write(text)
-            print(f"wrote {path}")
-    return status
+    files = [("city_district.json", city), ("city_active_region.json", build_active(city))]
+    return write_or_check(here, files, "make_city_district.py", a.check)
 
 if __name__ == "__main__":
     sys.exit(main())

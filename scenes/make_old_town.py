@@ -24,6 +24,8 @@ import random
 import sys
 from collections import deque
 
+from scene_files import write_or_check
+
 CELL = 0.5
 PITCH = 30.0
 JITTER = 6.0  # +- m of the ordinary junctions, both axes
@@ -410,19 +412,8 @@ def main() -> int:
         for k, street in enumerate(streets["shopping_roads"]):
             for road in street:
                 sidecar += f"{scene},{k},{road},{streets['road_widths'][road]}\n"
-    status = 0
-    for name, data in (("old_town.json", town), ("old_town_small.json", small), ("old_town_streets.csv", sidecar)):
-        path = os.path.join(here, name)
-        text = data if isinstance(data, str) else json.dumps(data, indent=1) + "\n"
-        if a.check:
-            same = os.path.exists(path) and open(path).read() == text
-            print(f"{path}: {'up to date' if same else 'differs: run scenes/make_old_town.py'}")
-            status = status if same else 1
-        else:
-            open(path, "w").write(text)
-            print(f"wrote {path}")
-    return status
-
+    files = [("old_town.json", town), ("old_town_small.json", small), ("old_town_streets.csv", sidecar)]
+    return write_or_check(here, files, "make_old_town.py", a.check)
 
 if __name__ == "__main__":
     sys.exit(main())
