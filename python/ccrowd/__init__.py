@@ -345,7 +345,9 @@ class Simulation:
     def agents(self) -> dict:
         """The agent table without copying: ``x``, ``y`` [m], ``vx``, ``vy``
         [m/s], ``px``, ``py`` (preferred velocity) [m/s], ``vmax`` [m/s],
-        ``id``, ``field`` (potential followed), and ``group`` (computed from
+        ``id``, ``field`` (potential followed), ``junction`` and ``came``
+        (route choice: the junction walked to and the one passed last, -1:
+        none), and ``group`` (computed from
         the field: a small NumPy array; on CUDA a host copy, the only
         column that crosses). Valid until the next step."""
         cols = dict(self._sim.agent_columns())
@@ -354,6 +356,17 @@ class Simulation:
         else:
             cols["group"] = self._sim.agent_groups()
         return cols
+
+    def traffic(self) -> dict:
+        """Route choice's street network and its traffic so far (seed 004;
+        scenes with ``route_choice`` groups, empty arrays otherwise), host
+        copies: per junction ``junction_x``, ``junction_y``,
+        ``junction_radius`` [m], ``viewshed_area`` [m^2], ``junction_count``
+        (arrivals); per road ``road_a``, ``road_b`` (its junctions),
+        ``road_length``, ``road_width`` [m], ``road_count`` (arrivals along
+        it), ``weight_ab``, ``weight_ba`` (visible area toward it from either
+        end [m^2]), ``road_x``, ``road_y`` (lists of polylines [m])."""
+        return dict(self._sim.traffic())
 
     def __repr__(self) -> str:
         g = self.grid

@@ -265,6 +265,35 @@ NB_MODULE(_ccrowd, m) {
             d["vmax"] = view(self, v.ex, v.agents.vmax.data, {n});
             d["field"] = view(self, v.ex, v.agents.field.data, {n});
             d["id"] = view(self, v.ex, v.agents.id.data, {n});
+            d["junction"] = view(self, v.ex, v.agents.junction.data, {n});
+            d["came"] = view(self, v.ex, v.agents.came.data, {n});
+            return d;
+        })
+        // route choice's street network and traffic counts (seed 004): host copies
+        .def("traffic", [](const PySimulation& s) {
+            StreetTraffic t = s.sim().traffic();
+            const std::size_t nj = t.junction_x.size(), nr = t.road_a.size();
+            nb::dict d;
+            d["junction_x"] = copyOf(std::move(t.junction_x), {nj});
+            d["junction_y"] = copyOf(std::move(t.junction_y), {nj});
+            d["junction_radius"] = copyOf(std::move(t.junction_radius), {nj});
+            d["viewshed_area"] = copyOf(std::move(t.viewshed_area), {nj});
+            d["junction_count"] = copyOf(std::move(t.junction_count), {nj});
+            d["road_a"] = copyOf(std::move(t.road_a), {nr});
+            d["road_b"] = copyOf(std::move(t.road_b), {nr});
+            d["road_length"] = copyOf(std::move(t.road_length), {nr});
+            d["road_width"] = copyOf(std::move(t.road_width), {nr});
+            d["road_count"] = copyOf(std::move(t.road_count), {nr});
+            d["weight_ab"] = copyOf(std::move(t.weight_ab), {nr});
+            d["weight_ba"] = copyOf(std::move(t.weight_ba), {nr});
+            nb::list xs, ys;
+            for (std::size_t k = 0; k < nr; ++k) {
+                const std::size_t np = t.road_x[k].size();
+                xs.append(copyOf(std::move(t.road_x[k]), {np}));
+                ys.append(copyOf(std::move(t.road_y[k]), {np}));
+            }
+            d["road_x"] = xs;
+            d["road_y"] = ys;
             return d;
         })
         // each agent's group, in the table's order: a host copy (the table keeps the field, not the group)

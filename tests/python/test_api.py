@@ -232,3 +232,23 @@ def test_active_region_follows_its_focus(room_exit):
     assert sim.summary()["groups"][0]["left_region"] > 100
     with pytest.raises(ccrowd.InputError, match="active_region"):
         scene.set("active_region", {"size": [4, 4]}).check()
+
+
+def test_traffic_of_a_roaming_group(root, tmp_path):
+    # the small old town, 200 walkers choosing streets by affordance for 800 steps (40 s: a road or two each)
+    scene = ccrowd.load_scene(str(root / "scenes" / "old_town_small.json"), {"groups.0.count": 200})
+    with ccrowd.Simulation(scene, "cpu", 1, out=tmp_path / "town", steps=800) as sim:
+        assert "route_choice" in sim.stage_names
+        sim.run()
+        t = sim.traffic()
+        cols = sim.agents()
+    assert len(t["junction_x"]) == 64 and len(t["road_a"]) == len(t["road_count"]) == len(t["road_x"])
+    assert t["road_count"].sum() > 0 and t["junction_count"].sum() >= t["road_count"].sum()
+    assert (t["viewshed_area"] > 0).all()
+    # every walker walks to a junction of the network
+    assert ((cols["junction"] >= 0) & (cols["junction"] < 64)).all()
+    # the files: the road table's arrivals add up to the counts
+    with open(tmp_path / "town" / "traffic_roads.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert sum(int(r["arrivals [persons]"]) for r in rows) == t["road_count"].sum()
+    assert (tmp_path / "town" / "traffic_map.png").exists()
