@@ -22,6 +22,9 @@ namespace ccrowd::route {
 
 namespace {
 
+/// Most cells of all junction windows together (1 GiB of potentials).
+constexpr long long kMaxWindowCells = 1LL << 28;
+
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -125,7 +128,7 @@ void solveWindow(RouteMap& m, int j, const SceneGrid& grid) {
 }
 
 /// Every junction's window and potential.
-void solvePotentials(RouteMap& m, const SceneGrid& grid, int threads) {
+void solvePotentials(RouteMap& m, const SceneGrid& grid, int threads, const std::string& label) {
     const int n = static_cast<int>(m.net.junctions.size());
     m.windows.resize(static_cast<std::size_t>(n));
     long long total = 0;
@@ -134,6 +137,11 @@ void solvePotentials(RouteMap& m, const SceneGrid& grid, int threads) {
         m.windows[static_cast<std::size_t>(j)].offset = total;
         total += static_cast<long long>(m.windows[static_cast<std::size_t>(j)].nx) * m.windows[static_cast<std::size_t>(j)].ny;
     }
+    // a bound on the memory (sparse networks with long roads over a large grid)
+    if (total > kMaxWindowCells)
+        throw InputError(label + ": /network: the " + std::to_string(n) + " junctions' potential windows (each junction with its roads) need " +
+                         std::to_string(total) + " cells (" + std::to_string(total * 4 / (1 << 20)) + " MiB); allowed: at most " +
+                         std::to_string(kMaxWindowCells) + " cells: fewer junctions, shorter roads, or coarser cells");
     m.phi.assign(static_cast<std::size_t>(total), INFINITY);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int j = 0; j < n; ++j) solveWindow(m, j, grid);
@@ -198,7 +206,7 @@ RouteMap buildRouteMap(const Scene& scene, const SceneGrid& grid, int threads) {
     m.times.viewsheds = msSince(t0);
     // each junction's walking-distance potential
     t0 = std::chrono::steady_clock::now();
-    solvePotentials(m, grid, t);
+    solvePotentials(m, grid, t, scene.label);
     m.times.potentials = msSince(t0);
     return m;
 }
@@ -243,7 +251,7 @@ int updateRouteMap(RouteMap& m, const Scene& scene, const SceneGrid& grid, const
             weighJunction(m, redo[k], frustum);
         }
     }
-    solvePotentials(m, grid, t);
+    solvePotentials(m, grid, t, scene.label);
     return static_cast<int>(redo.size());
 }
 
