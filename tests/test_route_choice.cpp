@@ -3,7 +3,8 @@
 /// al.): the kernel's choice (weights, never back unless at a dead end, one
 /// count per arrival), the scene keys and their errors, walkers that roam
 /// a network walk its streets and are counted, the same counts on 1 and 2
-/// threads, a change of walls changing the viewsheds that see it, the
+/// threads, a change of walls changing the viewsheds that see it (the map
+/// updated near a change equal to one built anew, the rest not redone), the
 /// traffic outputs, and on scenes/old_town_small.json the contrast of
 /// seed 004: under affordance the wide straight shopping streets carry the
 /// most traffic, under random choice they do not.
@@ -247,6 +248,29 @@ TEST(RouteChoice, AClosedBarrierChangesTheViewshedsThatSeeIt) {
     EXPECT_LT(after.viewshed_area[1], before.viewshed_area[1]);
     EXPECT_EQ(after.viewshed_area[15], before.viewshed_area[15]);
     EXPECT_LT(changed, before.junctions());
+}
+
+TEST(RouteChoice, UpdatedMapEqualsAFreshOneAndRedoesOnlyWhatTheChangeReaches) {
+    // the plus crossing, then a pillar in the east arm of the long street
+    const std::string before = plus(kWalkers);
+    std::string after = before;
+    after.replace(after.find("\"obstacles\": ["), 14, "\"obstacles\": [{\"rect\": {\"min\": [50, 14], \"max\": [51, 15]}}, ");
+    const Scene s0 = parseScene(before, "route-test"), s1 = parseScene(after, "route-test");
+    const SceneGrid g0 = rasterizeScene(s0), g1 = rasterizeScene(s1);
+    route::RouteMap m = route::buildRouteMap(s0, g0, 1);
+    const route::RouteMap fresh = route::buildRouteMap(s1, g1, 1);
+    const route::RouteMapUpdate u = route::updateRouteMap(m, s1, g1, g0.walls, 1);
+    // the same viewsheds, weights and potentials as a map built on the new walls
+    ASSERT_EQ(m.viewsheds.size(), fresh.viewsheds.size());
+    for (std::size_t j = 0; j < m.viewsheds.size(); ++j) EXPECT_EQ(m.viewsheds[j].area(), fresh.viewsheds[j].area()) << j;
+    EXPECT_EQ(m.weight, fresh.weight);
+    ASSERT_EQ(m.phi.size(), fresh.phi.size());
+    EXPECT_TRUE(std::equal(m.phi.begin(), m.phi.end(), fresh.phi.begin(), [](float a, float b) { return a == b || (std::isinf(a) && std::isinf(b)); }));
+    // the pillar changed the crossing's and the east end's view and potentials; the north and south ends' windows do not reach it
+    EXPECT_LT(m.viewsheds[2].area(), route::buildRouteMap(s0, g0, 1).viewsheds[2].area());
+    EXPECT_GE(u.viewsheds, 2);
+    EXPECT_GE(u.potentials, 2);
+    EXPECT_LT(u.potentials, 5);
 }
 
 class RouteChoiceOutputs : public TempDirTest {};

@@ -127,8 +127,8 @@ void solveWindow(RouteMap& m, int j, const SceneGrid& grid) {
         for (int li = 0; li < w.nx; ++li) out[li + static_cast<std::ptrdiff_t>(lj) * w.nx] = phi(li, lj);
 }
 
-/// Every junction's window and potential.
-void solvePotentials(RouteMap& m, const SceneGrid& grid, int threads, const std::string& label) {
+/// Every junction's window, and room for their potentials.
+void layoutWindows(RouteMap& m, const SceneGrid& grid, const std::string& label) {
     const int n = static_cast<int>(m.net.junctions.size());
     m.windows.resize(static_cast<std::size_t>(n));
     long long total = 0;
@@ -143,8 +143,13 @@ void solvePotentials(RouteMap& m, const SceneGrid& grid, int threads, const std:
                          std::to_string(total) + " cells (" + std::to_string(total * 4 / (1 << 20)) + " MiB); allowed: at most " +
                          std::to_string(kMaxWindowCells) + " cells: fewer junctions, shorter roads, or coarser cells");
     m.phi.assign(static_cast<std::size_t>(total), INFINITY);
+}
+
+/// The potentials of junctions @p which, in parallel.
+void solvePotentials(RouteMap& m, const SceneGrid& grid, int threads, const std::vector<int>& which) {
+    const int n = static_cast<int>(which.size());
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int j = 0; j < n; ++j) solveWindow(m, j, grid);
+    for (int k = 0; k < n; ++k) solveWindow(m, which[static_cast<std::size_t>(k)], grid);
 }
 
 int threadsOf(int threads) {
@@ -206,12 +211,15 @@ RouteMap buildRouteMap(const Scene& scene, const SceneGrid& grid, int threads) {
     m.times.viewsheds = msSince(t0);
     // each junction's walking-distance potential
     t0 = std::chrono::steady_clock::now();
-    solvePotentials(m, grid, t, scene.label);
+    layoutWindows(m, grid, scene.label);
+    std::vector<int> all(m.net.junctions.size());
+    for (std::size_t j = 0; j < all.size(); ++j) all[j] = static_cast<int>(j);
+    solvePotentials(m, grid, t, all);
     m.times.potentials = msSince(t0);
     return m;
 }
 
-int updateRouteMap(RouteMap& m, const Scene& scene, const SceneGrid& grid, const std::vector<WallSegment>& before,
+RouteMapUpdate updateRouteMap(RouteMap& m, const Scene& scene, const SceneGrid& grid, const std::vector<WallSegment>& before,
                    int threads) {
     const int t = threadsOf(threads);
     // the wall edges in only one of the two lists
@@ -222,6 +230,11 @@ int updateRouteMap(RouteMap& m, const Scene& scene, const SceneGrid& grid, const
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
     std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(changed));
+    auto meets = [&](float x0, float y0, float x1, float y1) {
+        return std::any_of(changed.begin(), changed.end(), [&](const std::array<float, 4>& s) {
+            return std::max(s[0], s[2]) >= x0 && std::min(s[0], s[2]) <= x1 && std::max(s[1], s[3]) >= y0 && std::min(s[1], s[3]) <= y1;
+        });
+    };
     // junctions whose viewshed's box meets one of them
     std::vector<int> redo;
     for (int j = 0; j < static_cast<int>(m.viewsheds.size()); ++j) {
@@ -231,12 +244,9 @@ int updateRouteMap(RouteMap& m, const Scene& scene, const SceneGrid& grid, const
             x0 = std::min(x0, v.x[p]); x1 = std::max(x1, v.x[p]);
             y0 = std::min(y0, v.y[p]); y1 = std::max(y1, v.y[p]);
         }
-        const bool hit = std::any_of(changed.begin(), changed.end(), [&](const std::array<float, 4>& s) {
-            return std::max(s[0], s[2]) >= x0 && std::min(s[0], s[2]) <= x1 && std::max(s[1], s[3]) >= y0 && std::min(s[1], s[3]) <= y1;
-        });
-        if (hit) redo.push_back(j);
+        if (meets(x0, y0, x1, y1)) redo.push_back(j);
     }
-    // their viewsheds and weights again; every potential again
+    // their viewsheds and weights again
     if (!redo.empty()) {
         const SegmentIndex index(grid.walls, grid.origin.x, grid.origin.y, grid.origin.x + grid.nx * grid.h, grid.origin.y + grid.ny * grid.h);
         std::vector<float> px, py;
@@ -251,8 +261,16 @@ int updateRouteMap(RouteMap& m, const Scene& scene, const SceneGrid& grid, const
             weighJunction(m, redo[k], frustum);
         }
     }
-    solvePotentials(m, grid, t, scene.label);
-    return static_cast<int>(redo.size());
+    // the potentials whose window (a cell's margin added) meets one of them: the others cannot change
+    std::vector<int> windows;
+    const GridInfo g = grid.info();
+    for (int j = 0; j < static_cast<int>(m.windows.size()); ++j) {
+        const Window& w = m.windows[static_cast<std::size_t>(j)];
+        if (meets(g.ox + (w.i0 - 1) * g.h, g.oy + (w.j0 - 1) * g.h, g.ox + (w.i0 + w.nx + 1) * g.h, g.oy + (w.j0 + w.ny + 1) * g.h))
+            windows.push_back(j);
+    }
+    solvePotentials(m, grid, t, windows);
+    return {static_cast<int>(redo.size()), static_cast<int>(windows.size())};
 }
 
 std::vector<Vec2> placeByViewshed(const RouteMap& m, const SceneGrid& grid, int count, float minDistance,

@@ -55,8 +55,12 @@ RouteMap buildRouteMap(const Scene& scene, const SceneGrid& grid, int threads);
 /// Recomputes the viewsheds and weights of the junctions whose viewshed's
 /// bounding box meets a wall edge that is in only one of @p before and
 /// grid.walls (seed 004: a change affects only the junctions near it), and
-/// every potential window (walls changed). Returns the junctions redone.
-int updateRouteMap(RouteMap& map, const Scene& scene, const SceneGrid& grid, const std::vector<WallSegment>& before,
+/// the potentials whose window meets one (a solve stays in its window, so
+/// the others cannot change). Returns how many of each were redone.
+struct RouteMapUpdate {
+    int viewsheds = 0, potentials = 0;
+};
+RouteMapUpdate updateRouteMap(RouteMap& map, const Scene& scene, const SceneGrid& grid, const std::vector<WallSegment>& before,
                    int threads);
 
 /// Seed 004's "improvement": @p count positions near the junctions, each
