@@ -323,6 +323,7 @@ TownRun runTown(const std::string& mode, int warm, int steps, int walkers) {
     Scene s = loadScene(std::string(CCROWD_SOURCE_DIR) + "/scenes/old_town_small.json");
     s.groups[0].route_choice.mode = mode == "random" ? RouteChoiceSpec::Mode::Random : RouteChoiceSpec::Mode::Affordance;
     s.groups[0].count = walkers;
+    s.cell = 1.f;  // 1 m cells (streets of 3 to 11 cells): a quarter of the cells, the same streets and views
     Simulation sim(std::move(s), Exec{Backend::Cpu, 0});
     // the arrivals after a warm-up of @p warm steps (the start overfills the wide streets: placement is by area)
     for (int k = 0; k < warm; ++k) sim.step();
@@ -357,7 +358,7 @@ void contrast(const TownRun& r, double& ratio, int& inTop) {
 }
 
 TEST(RouteChoice, OldTownShoppingStreetsCarryTheMostTrafficUnderAffordanceOnly) {
-    // seed 004's contrast on the 64-junction town, 600 walkers, 1000 steps (50 s) after 400 (20 s)
+    // seed 004's contrast on the 64-junction town at 1 m cells, 600 walkers, 1000 steps (50 s) after 400 (20 s)
     double ra, rr;
     int ta, tr;
     contrast(runTown("affordance", 400, 1000, 600), ra, ta);
