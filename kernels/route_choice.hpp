@@ -19,6 +19,7 @@
 #include "ccrowd/field.hpp"
 #include "ccrowd/hd.hpp"
 #include "grid.hpp"
+#include "hash.hpp"
 #include "stages.hpp"
 
 namespace ccrowd::sim {
@@ -51,11 +52,8 @@ struct RouteNetView {
 /// under @p seed (Wellons' "lowbias32" integer hash): the same on every
 /// backend and thread count.
 CC_HD inline float routeDraw(uint32_t seed, int id, long long step) {
-    uint32_t h = seed ^ (static_cast<uint32_t>(id) * 0x9e3779b9u) ^ (static_cast<uint32_t>(step) * 0x85ebca6bu) ^
-                 (static_cast<uint32_t>(step >> 32) * 0xc2b2ae35u);
-    h ^= h >> 16; h *= 0x7feb352du;
-    h ^= h >> 15; h *= 0x846ca68bu;
-    h ^= h >> 16;
+    const uint32_t h = lowbias32(seed ^ (static_cast<uint32_t>(id) * 0x9e3779b9u) ^ (static_cast<uint32_t>(step) * 0x85ebca6bu) ^
+                                 (static_cast<uint32_t>(step >> 32) * 0xc2b2ae35u));
     return static_cast<float>(h >> 8) * (1.f / 16777216.f);
 }
 

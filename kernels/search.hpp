@@ -18,6 +18,7 @@
 #include "ccrowd/field.hpp"
 #include "ccrowd/hd.hpp"
 #include "grid.hpp"
+#include "hash.hpp"
 #include "stages.hpp"
 #include "walls.hpp"
 
@@ -31,10 +32,7 @@ constexpr float kSearchStopped = 0.25f;
 /// @p seed (a 32-bit integer hash, Wellons' "lowbias32"), the same on every
 /// backend and thread count.
 CC_HD inline void searchHeading(uint32_t seed, int id, int draw, float& ux, float& uy) {
-    uint32_t h = seed ^ (static_cast<uint32_t>(id) * 0x9e3779b9u) ^ (static_cast<uint32_t>(draw) * 0x85ebca6bu);
-    h ^= h >> 16; h *= 0x7feb352du;
-    h ^= h >> 15; h *= 0x846ca68bu;
-    h ^= h >> 16;
+    const uint32_t h = lowbias32(seed ^ (static_cast<uint32_t>(id) * 0x9e3779b9u) ^ (static_cast<uint32_t>(draw) * 0x85ebca6bu));
     const float angle = 6.2831853f * static_cast<float>(h >> 8) * (1.f / 16777216.f);
     ux = cosf(angle);
     uy = sinf(angle);

@@ -14,9 +14,9 @@
 #include <omp.h>
 #endif
 
-#include "ccrowd/closed_faces.hpp"
 #include "ccrowd/eikonal.hpp"
 #include "ccrowd/error.hpp"
+#include "kernels/cost.hpp"
 
 namespace ccrowd::route {
 
@@ -96,12 +96,7 @@ void solveWindow(RouteMap& m, int j, const SceneGrid& grid) {
         for (int li = 0; li < w.nx; ++li) {
             const int i = w.i0 + li, jj = w.j0 + lj;
             blocked(li, lj) = grid.blocked(i, jj);
-            FaceCost& f = cost(li, lj);
-            const std::uint8_t bits = closed ? grid.closed_faces(i, jj) : std::uint8_t{0};
-            if (bits & kClosedE) f.e = INFINITY;
-            if (bits & kClosedN) f.n = INFINITY;
-            if (bits & kClosedW) f.w = INFINITY;
-            if (bits & kClosedS) f.s = INFINITY;
+            if (closed) sim::closeFaces(cost(li, lj), grid.closed_faces(i, jj));
         }
     // the source: the open cell nearest the centre
     const GridInfo g = grid.info();

@@ -74,12 +74,7 @@ void addBorderGoal(Scene& s) {
             if (g.behaviour == Behaviour::Escape && g.route.empty()) g.route = {kRegionGoalNames[0]};
         return;
     }
-    std::string name = "border";
-    for (bool taken = true; taken;) {
-        taken = false;
-        for (const GoalSpec& g : s.goals) taken = taken || g.name == name;
-        if (taken) name = "_" + name;
-    }
+    const std::string name = freeGoalName(s, "border");
     // a strip one cell wide inside each side of the domain
     const float x0 = s.origin.x, y0 = s.origin.y, x1 = x0 + s.width, y1 = y0 + s.height, w = s.cell;
     auto box = [](float a, float b, float c, float d) { return Polygon{{a, b}, {c, b}, {c, d}, {a, d}}; };

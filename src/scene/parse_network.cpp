@@ -59,14 +59,15 @@ RouteChoiceSpec parseRouteChoice(const Node& n) {
     return r;
 }
 
+std::string freeGoalName(const Scene& s, std::string base) {
+    while (std::any_of(s.goals.begin(), s.goals.end(), [&](const GoalSpec& g) { return g.name == base; })) base = "_" + base;
+    return base;
+}
+
 void addNetworkGoal(Scene& s) {
     // roaming groups follow a goal with no cells: nobody arrives, nobody leaves
     if (std::none_of(s.groups.begin(), s.groups.end(), [](const GroupSpec& g) { return g.route_choice.enabled(); })) return;
-    std::string name = "(network)";
-    for (bool taken = true; taken;) {
-        taken = std::any_of(s.goals.begin(), s.goals.end(), [&](const GoalSpec& g) { return g.name == name; });
-        if (taken) name = "_" + name;
-    }
+    const std::string name = freeGoalName(s, "(network)");
     GoalSpec goal;
     goal.name = name;
     goal.exit = false;

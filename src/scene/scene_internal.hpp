@@ -84,6 +84,10 @@ RouteChoiceSpec parseRouteChoice(const Node& n);
 /// roam the network, nobody arrives or leaves (parse_network.cpp).
 void addNetworkGoal(Scene& s);
 
+/// @p base, or with '_' prefixed until no goal of @p s has the name (for
+/// the goals the loader adds; parse_network.cpp).
+std::string freeGoalName(const Scene& s, std::string base);
+
 /// "/groups/3" style paths.
 inline std::string itemPath(const char* list, std::size_t k) { return std::string("/") + list + "/" + std::to_string(k); }
 

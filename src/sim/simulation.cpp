@@ -203,22 +203,19 @@ StreetTraffic Simulation::traffic() const {
     StreetTraffic t;
     if (!r.enabled()) return t;
     const route::RouteMap& m = *r.map;
-    const Exec& ex = impl_->state->ex;
-    r.junctionCount.toHost(ex);
-    r.roadCount.toHost(ex);
+    trafficCounts(t.junction_count, t.road_count);
     t.network_ms = m.times.network;
     t.viewsheds_ms = m.times.viewsheds;
     t.potentials_ms = m.times.potentials;
-    // the junctions with their counts
+    // the junctions
     for (std::size_t j = 0; j < m.net.junctions.size(); ++j) {
         const route::Junction& c = m.net.junctions[j];
         t.junction_x.push_back(c.x);
         t.junction_y.push_back(c.y);
         t.junction_radius.push_back(c.radius);
         t.viewshed_area.push_back(m.viewsheds[j].area());
-        t.junction_count.push_back(static_cast<long long>(r.junctionCount.vector()[j]));
     }
-    // the roads with their counts and the weights toward them from either end
+    // the roads and the weights toward them from either end
     t.weight_ab.assign(m.net.roads.size(), 0.f);
     t.weight_ba.assign(m.net.roads.size(), 0.f);
     for (std::size_t k = 0; k < m.net.roads.size(); ++k) {
@@ -226,7 +223,6 @@ StreetTraffic Simulation::traffic() const {
         t.road_a.push_back(rd.a); t.road_b.push_back(rd.b);
         t.road_x.push_back(rd.x); t.road_y.push_back(rd.y);
         t.road_length.push_back(rd.length); t.road_width.push_back(rd.width);
-        t.road_count.push_back(static_cast<long long>(r.roadCount.vector()[k]));
     }
     for (std::size_t j = 0; j < m.net.junctions.size(); ++j)
         for (int q = m.net.first[j]; q < m.net.first[j + 1]; ++q) {
