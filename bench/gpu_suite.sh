@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The GPU checks of a session lent a GPU, in one call, most important first,
 # each under a time cap that the call's deadline can shorten. Run from the
-# tree's root on the GPU machine after ../shared/gpu/pack.sh BUILD_DIR here:
+# tree's root on the GPU machine after ../shared/gpu/pack.sh BUILD_DIR here
+# (configure BUILD_DIR with -DCCROWD_GDAL=OFF: GDAL's libraries take the pack
+# to 171 MB, over the 64 MiB a device call carries; without them it is 22 MB):
 #
 #   bash bench/gpu_suite.sh [SECONDS [SECTION...]]
 #
@@ -19,6 +21,9 @@
 #   profile    Nsight Compute on the FIM solve kernel, obstacles 1024^2 (profile.txt)
 #   tune       bench eikonal, obstacles, 1024^2 and 2048^2, for value-ordering bands 0/4/16/64 tiles and 2/8 sweeps
 #              (tune.csv): the FIM's phases against its work on this GPU
+#   features   the scenes of the stages no per-backend test runs on CUDA (route choice, events, incidents,
+#              active region, search in smoke, social units): 200 steps with snapshots of every field on CUDA
+#              and on the CPU, exit status and head counts side by side (features.log)
 #   'FILTER'   anything else: a gtest filter for the test binary (filtered.log)
 # Logs go to $OUT (else ./gpu-logs); at most 8 files come back from a device call.
 set -uo pipefail
@@ -93,6 +98,22 @@ for s in "${sections[@]}"; do
           timeout "$(left 60)" "$X" bench eikonal --sizes 1024,2048 --case obstacles --backend cuda --no-skfmm \
             --repeat 3 --warmup 1 --max-seconds 1 --band-tiles $band --sweeps $sw --format csv 2>&1 |
             sed "s/^/band=$band,sweeps=$sw,/" | tee -a "$out/tune.csv"
+        done
+      done ;;
+    features)
+      # a room of social units (seed 000's small groups) from room_exit
+      python3 -c "import json; d = json.load(open('scenes/room_exit.json')); d['groups'][0]['social'] = {'sizes': [0.4, 0.3, 0.2, 0.1]}; json.dump(d, open('/tmp/social_units.json', 'w'))"
+      for sc in scenes/old_town_small.json scenes/city_district.json scenes/street_incident.json scenes/smoke_room.json \
+                scenes/city_active_region.json scenes/vehicle_crossing.json scenes/fire_door_close.json /tmp/social_units.json; do
+        for b in cuda cpu; do
+          d=/tmp/feat_$(basename "$sc" .json)_$b; rm -rf "$d"
+          t0=$(date +%s%N)
+          timeout "$(left 40)" "$X" run "$sc" --backend $b --steps 200 --out "$d" --snapshot-every 2 --snapshot-format npy \
+            --fields density,velocity,pressure,potential,discomfort,incident_distance,traffic --quiet > "$d.log" 2>&1
+          rc=$?
+          heads=$(python3 -c "import json; a = json.load(open('$d/summary.json'))['agents']; print(a['exited'], a['remaining'])" 2>/dev/null)
+          echo "$(basename "$sc") $b rc=$rc wall=$((($(date +%s%N) - t0) / 1000000)) ms exited,remaining=$heads $(grep -m2 -iE 'error|run finished|what|abort' "$d.log" | tr '\n' ' ' | cut -c1-300)" |
+            tee -a "$out/features.log"
         done
       done ;;
     *)

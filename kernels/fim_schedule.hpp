@@ -395,11 +395,11 @@ CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint
     const bool east = !(from & kFimFromE) || (from & kFimFromW);
     const bool north = !(from & kFimFromN) || (from & kFimFromS);
     const int order = (east ? 0 : 1) | (north ? 0 : 2);  // index of (DI, DJ) = (+-1, +-1)
-    // alternate directions: each next sweep reverses one or both axes
-    const int sequence[4][4] = {{0, 3, 1, 2}, {1, 2, 0, 3}, {2, 1, 3, 0}, {3, 0, 2, 1}};
+    // alternate directions: each next sweep reverses one or both axes, the
+    // orders order ^ {0, 3, 1, 2} (packed in 0x9C: no table in local memory)
     bool again = true;
     for (int s = 0; s < sweeps && again; ++s) {
-        switch (sequence[order][s & 3]) {
+        switch (order ^ ((0x9C >> (2 * (s & 3))) & 3)) {
             case 0: again = fimSweep<1, 1, MODE>(team, m, r); break;
             case 1: again = fimSweep<-1, 1, MODE>(team, m, r); break;
             case 2: again = fimSweep<1, -1, MODE>(team, m, r); break;

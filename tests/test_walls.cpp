@@ -12,6 +12,7 @@
 
 #include "ccrowd/scene.hpp"
 #include "kernels/walls.hpp"
+#include "src/validate/cases.hpp"
 
 namespace ccrowd::test {
 namespace {
@@ -100,15 +101,21 @@ bool insidePolygon(const Polygon& p, double x, double y) {
     return in;
 }
 
+/// A 0.3 m x 4 m wall about (5, 5) turned by @p degrees.
+Polygon turnedWall(double degrees) {
+    const double a = degrees * kPi / 180.0, c = std::cos(a), s = std::sin(a);
+    Polygon wall;
+    for (const auto& q : {std::pair{-0.15, -2.0}, std::pair{0.15, -2.0}, std::pair{0.15, 2.0}, std::pair{-0.15, 2.0}})
+        wall.push_back({static_cast<float>(5.0 + q.first * c - q.second * s), static_cast<float>(5.0 + q.first * s + q.second * c)});
+    return wall;
+}
+
 TEST(Walls, SideOfAPointNearTheCornersOfATurnedWallMatchesThePolygon) {
     // a 0.3 m x 4 m wall turned by 30 degrees: corners whose coordinates floats do not hold exactly,
     // so the two edges of a corner must still meet in the same nearest point (a point in a convex
     // corner's outer wedge judged by one edge's normal alone reads as inside, and is then "moved out"
     // into the wall)
-    const double a = 30.0 * kPi / 180.0, c = std::cos(a), s = std::sin(a);
-    Polygon wall;
-    for (const auto& q : {std::pair{-0.15, -2.0}, std::pair{0.15, -2.0}, std::pair{0.15, 2.0}, std::pair{-0.15, 2.0}})
-        wall.push_back({static_cast<float>(5.0 + q.first * c - q.second * s), static_cast<float>(5.0 + q.first * s + q.second * c)});
+    const Polygon wall = turnedWall(30.0);
     const Walled w(wall);
     int checked = 0;
     for (const Vec2& v : wall)
@@ -122,6 +129,70 @@ TEST(Walls, SideOfAPointNearTheCornersOfATurnedWallMatchesThePolygon) {
                 ++checked;
             }
     EXPECT_GT(checked, 50000);
+}
+
+TEST(Walls, PointsOnAnEdgesExtensionBeyondATurnedCornerAreOutside) {
+    // the points a slide along a wall leaves on the line of an edge, beyond its corner: nearest to the
+    // corner through both of its edges (the H100's turned room had bodies there read as 0.2-0.36 m
+    // inside, where the one edge's normal is perpendicular to the offset and rounding picks the side)
+    const Walled w(turnedWall(30.0));
+    int checked = 0;
+    for (const WallSegment& e : w.grid.walls) {
+        for (int end = 0; end < 2; ++end) {
+            // beyond end b (end 1) or end a (end 0), along the edge's own direction, in float
+            const float vx = end ? e.bx : e.ax, vy = end ? e.by : e.ay;
+            const float ux = (e.bx - e.ax) * (end ? 1.f : -1.f), uy = (e.by - e.ay) * (end ? 1.f : -1.f);
+            const float l = std::sqrt(ux * ux + uy * uy);
+            if (vx <= 0.f || vy <= 0.f || vx >= 10.f || vy >= 10.f) continue;  // the domain's corners
+            for (int k = 1; k <= 45; ++k) {
+                const float s = 0.01f * static_cast<float>(k), x = vx + s * ux / l, y = vy + s * uy / l;
+                const sim::WallNear n = sim::nearestWall(w.view, x, y);
+                ASSERT_FALSE(n.inside) << "(" << x << ", " << y << "), " << s << " m beyond corner (" << vx << ", " << vy
+                                       << "), distance " << n.d;
+                EXPECT_NEAR(n.d, s, 1e-4f);
+                ++checked;
+            }
+        }
+    }
+    EXPECT_EQ(checked, 8 * 45);
+}
+
+TEST(Walls, TurnedRoomsCornersReadOutsideAlongEveryEdgesExtension) {
+    // the validation's room turned by 30 degrees (src/validate): points on the line of each wall edge
+    // beyond each of its ends, a few float steps either side, against the obstacles' polygons
+    const Scene scene = parseScene(validate::turnedRoomScene(30.0, 1), "turned_room");
+    const SceneGrid grid = rasterizeScene(scene);
+    const Exec host{Backend::Cpu, 0};
+    sim::WallIndex index;
+    sim::buildWallIndex(host, grid.walls, grid.info(), 0.5f, index);
+    const sim::WallView view = sim::wallView(host, grid.info(), index);
+    int checked = 0, wrong = 0;
+    for (const WallSegment& e : grid.walls)
+        for (int end = 0; end < 2; ++end) {
+            const double vx = end ? e.bx : e.ax, vy = end ? e.by : e.ay;
+            const double ux = (e.bx - e.ax) * (end ? 1 : -1), uy = (e.by - e.ay) * (end ? 1 : -1), l = std::hypot(ux, uy);
+            for (int k = 1; k <= 40; ++k)
+                for (int jx = -3; jx <= 3; ++jx)
+                    for (int jy = -3; jy <= 3; ++jy) {
+                        float x = static_cast<float>(vx + 0.01 * k * ux / l), y = static_cast<float>(vy + 0.01 * k * uy / l);
+                        for (int q = 0; q < std::abs(jx); ++q) x = std::nextafter(x, jx > 0 ? 1e9f : -1e9f);
+                        for (int q = 0; q < std::abs(jy); ++q) y = std::nextafter(y, jy > 0 ? 1e9f : -1e9f);
+                        if (x <= 0.f || y <= 0.f || x >= 20.f || y >= 20.f) continue;
+                        // inside an obstacle; on the seam of two touching ones (no wall edge there) too
+                        bool in = false;
+                        for (const Polygon& o : scene.obstacles)
+                            for (double dx : {-1e-5, 1e-5})
+                                for (double dy : {-1e-5, 1e-5}) in = in || insidePolygon(o, x + dx, y + dy);
+                        const sim::WallNear n = sim::nearestWall(view, x, y);
+                        if (!(n.d < INFINITY) || n.d < 1e-4f) continue;
+                        ++checked;
+                        if (n.inside != in && ++wrong <= 5)
+                            ADD_FAILURE() << "(" << x << ", " << y << "): read " << (n.inside ? "inside" : "outside")
+                                          << " at distance " << n.d << ", beyond (" << vx << ", " << vy << ")";
+                    }
+        }
+    EXPECT_EQ(wrong, 0) << "of " << checked;
+    EXPECT_GT(checked, 10000);
 }
 
 TEST(Walls, MovesNeverCrossASlantedWallAndSlideAlongIt) {

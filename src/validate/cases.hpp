@@ -204,6 +204,11 @@ struct GridInvarianceResult : CaseResult {
 /// the centre of its 20 m x 20 m domain, 0.25 m cells, seed @p seed.
 std::string turnedRoomScene(double degrees, int seed);
 
+/// turnedRoomScene(@p degrees, @p seed) run on @p ex until everyone has
+/// left (400 s at most), with every body's clearance from the wall
+/// polygons after every step.
+EvacuationRun turnedRoomRun(const Exec& ex, double degrees, int seed);
+
 /// Scene text of a 30 m x 20 m room in 0.3 m walls with a 1 m door in
 /// each wall (no door edge on a cell face), 1000 persons, the exits all
 /// round the 34 m x 24 m domain, on cells of @p cell [m].

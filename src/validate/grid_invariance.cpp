@@ -64,6 +64,11 @@ void evacuate(Simulation& sim, bool bodies, EvacuationRun& r) {
     r.time = r.exited >= r.agents ? sim.time() : -1.0;
 }
 
+/// Name of the turned room's scene at @p degrees with @p seed.
+std::string turnedRoomName(double degrees, int seed) {
+    return "turned_room_" + formatValue(degrees, 0) + "deg_seed" + std::to_string(seed);
+}
+
 /// Adds the "everyone left" criterion of run @p e to @p r.
 void checkEveryoneLeft(CaseResult& r, const EvacuationRun& e) {
     r.check("everyone left, " + e.label,
@@ -117,6 +122,16 @@ std::string fourDoorRoomScene(double cell) {
     return j.str();
 }
 
+EvacuationRun turnedRoomRun(const Exec& ex, double degrees, int seed) {
+    EvacuationRun e;
+    e.angle = degrees;
+    e.seed = seed;
+    e.label = "turned " + formatValue(degrees, 0) + " degrees, seed " + std::to_string(seed);
+    Simulation sim(parseScene(turnedRoomScene(degrees, seed), turnedRoomName(degrees, seed)), ex);
+    evacuate(sim, true, e);
+    return e;
+}
+
 GridInvarianceResult gridInvariance(const Exec& ex, const std::vector<double>& angles, const std::vector<int>& seeds,
                                     bool fourDoors) {
     const Stopwatch clock;
@@ -134,15 +149,8 @@ GridInvarianceResult gridInvariance(const Exec& ex, const std::vector<double>& a
         double sum = 0.0;
         int done = 0;
         for (int seed : seeds) {
-            EvacuationRun e;
-            e.angle = deg;
-            e.seed = seed;
-            e.label = "turned " + formatValue(deg, 0) + " degrees, seed " + std::to_string(seed);
-            const std::string text = turnedRoomScene(deg, seed);
-            const std::string name = "turned_room_" + formatValue(deg, 0) + "deg_seed" + std::to_string(seed);
-            r.scenes.push_back(SceneUse{name, "", text});
-            Simulation sim(parseScene(text, name), ex);
-            evacuate(sim, true, e);
+            const EvacuationRun e = turnedRoomRun(ex, deg, seed);
+            r.scenes.push_back(SceneUse{turnedRoomName(deg, seed), "", turnedRoomScene(deg, seed)});
             checkEveryoneLeft(r, e);
             // where a body overlapped, to find why
             const std::string where = e.min_clearance < -kBodyTolerance
