@@ -4,6 +4,7 @@
 /// and the positions a source's overlap test reads. Compiled by nvcc in CUDA
 /// builds and by the C++ compiler (OpenMP, Thrust's OMP system) otherwise.
 
+#include <cstdint>
 #include <string>
 
 #include <thrust/scan.h>
@@ -82,6 +83,10 @@ void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace&, 
 }
 void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, View1<int> c, int kept) {
     compactThrough<int>(ex, sort, c, ws.intScratch.view(ex), kept);
+}
+/// A 16-bit column through the int scratch's first half.
+void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, View1<std::int16_t> c, int kept) {
+    compactThrough<std::int16_t>(ex, sort, c, View1<std::int16_t>{reinterpret_cast<std::int16_t*>(ws.intScratch.view(ex).data), c.n}, kept);
 }
 
 }  // namespace

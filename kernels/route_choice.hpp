@@ -145,7 +145,7 @@ struct RouteChoiceKernel {
         int t = a.junction[k];
         if (t < 0 || t >= net.junctions) {
             t = nearest(x, y);
-            a.junction[k] = t;
+            a.junction[k] = static_cast<int16_t>(t);
             a.came[k] = -1;
         }
         // arrival (once: came == t after it): counted for the junction and the road, then the next choice
@@ -156,8 +156,8 @@ struct RouteChoiceKernel {
             for (int q = net.first[t]; q < net.first[t + 1]; ++q)
                 if (net.nbr[q] == came && came != t) { atomicAddRelaxed(&roadCount[net.road[q]], 1ull); break; }
             const int next = choose(t, came, mode[f] == kRouteAffordance, routeDraw(seed, a.id[k], step));
-            a.came[k] = t;
-            a.junction[k] = next;
+            a.came[k] = static_cast<int16_t>(t);
+            a.junction[k] = static_cast<int16_t>(next);
             t = next;
         }
         // direction: down the junction's potential, bilinear over the stencil's cells

@@ -48,6 +48,10 @@ void permuteColumn(const Exec& ex, View1<const int> order, View1<float> a, View1
 void permuteColumn(const Exec& ex, View1<const int> order, View1<int> a, View1<float>, View1<int> is) {
     permute<int>(ex, order, a, is);
 }
+/// A 16-bit column through the int scratch's first half.
+void permuteColumn(const Exec& ex, View1<const int> order, View1<std::int16_t> a, View1<float>, View1<int> is) {
+    permute<std::int16_t>(ex, order, a, View1<std::int16_t>{reinterpret_cast<std::int16_t*>(is.data), a.n});
+}
 
 /// max(a, b) of densities (never NaN: the reduction is order-independent).
 struct MaxDensityOp {

@@ -107,6 +107,20 @@ TEST(TransferLedger, SteadyStateStepAsksForNoFieldOrAgentColumnCopy) {
     }
 }
 
+// Issue 11, Deliver 5: at most 64 bytes per agent (the table and the
+// buffers of the agent sort, the exits' compaction and the operational
+// model), here with the UIC on a plain scene and on a route-choice town
+// (whose junction columns are 16 bits: 68 bytes when they were 32).
+TEST(AgentMemory, AtMost64BytesPerAgentWithTheUicAndWithRouteChoice) {
+    for (const char* name : {"seed003_single_goal", "old_town_small"}) {
+        Simulation sim(loadScene(scenePath(name)), Exec{Backend::Cpu, 2});
+        for (int k = 0; k < 3; ++k) sim.step();
+        ASSERT_GT(sim.agentCount(), 0) << name;
+        std::printf("[ measured ] %s: %zu bytes per agent\n", name, sim.agentBytes());
+        EXPECT_LE(sim.agentBytes(), 64u) << name;
+    }
+}
+
 TEST(TransferLedger, ExitsAreCompactedOnTheBackendAndOnlyTheirRowsComeBack) {
     Simulation sim(loadScene(scenePath("room_exit")), Exec{Backend::Cpu, 2});
     // step until somebody leaves: that step reads the record and the leavers' rows, nothing else

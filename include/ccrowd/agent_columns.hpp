@@ -9,6 +9,7 @@
 /// in columnsOf() (a static_assert in src/sim/agents.cpp catches a member left out).
 
 #include <cstddef>
+#include <cstdint>
 #include <tuple>
 #include <utility>
 
@@ -24,8 +25,11 @@ struct AgentColumns {
     C<float> vmax;    ///< Free speed. [Units: m/s] [Limit: > 0]
     C<int> field;     ///< Index of the potential / desired-velocity field the agent follows.
     C<int> id;        ///< Identity, unique in a run (every permutation moves it with the agent).
-    C<int> junction;  ///< Route choice (seed 004): the street-network junction it walks to (-1: none yet, or not roaming).
-    C<int> came;      ///< Route choice: the junction it last passed, not chosen again unless a dead end (-1: none).
+    /// Route choice (seed 004): the street-network junction it walks to (-1:
+    /// none yet, or not roaming). 16 bits, as `came`: issue 11's 64 bytes
+    /// per agent. [Limit: < kMaxJunctions]
+    C<std::int16_t> junction;
+    C<std::int16_t> came;  ///< Route choice: the junction it last passed, not chosen again unless a dead end (-1: none).
 };
 
 /// Every column of @p t, in table order, as a tuple of references: the one
@@ -34,6 +38,10 @@ template <class T>
 auto columnsOf(T& t) {
     return std::tie(t.x, t.y, t.vx, t.vy, t.px, t.py, t.vmax, t.field, t.id, t.junction, t.came);
 }
+
+/// Most junctions a street network may have (the agent columns junction
+/// and came hold 16 bits).
+constexpr int kMaxJunctions = 32767;
 
 /// Number of agent columns.
 constexpr int kAgentColumnCount = 11;

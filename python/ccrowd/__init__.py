@@ -347,7 +347,7 @@ class Simulation:
         [m/s], ``px``, ``py`` (preferred velocity) [m/s], ``vmax`` [m/s],
         ``id``, ``field`` (potential followed), ``junction`` and ``came``
         (route choice: the junction walked to and the one passed last, -1:
-        none), and ``group`` (computed from
+        none; int16), and ``group`` (computed from
         the field: a small NumPy array; on CUDA a host copy, the only
         column that crosses). Valid until the next step."""
         cols = dict(self._sim.agent_columns())

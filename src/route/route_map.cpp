@@ -14,6 +14,7 @@
 #include <omp.h>
 #endif
 
+#include "ccrowd/agent_columns.hpp"
 #include "ccrowd/eikonal.hpp"
 #include "ccrowd/error.hpp"
 #include "kernels/cost.hpp"
@@ -32,19 +33,27 @@ double msSince(std::chrono::steady_clock::time_point t0) {
 /// The network the scene gives, or the one its free space's skeleton gives.
 StreetNetwork networkOf(const Scene& scene, const SceneGrid& grid) {
     const NetworkSpec& spec = scene.network;
+    StreetNetwork net;
     try {
         if (!spec.junctions.empty()) {
             std::vector<float> x, y;
             for (const Vec2& p : spec.junctions) { x.push_back(p.x); y.push_back(p.y); }
-            return givenNetwork(x, y, spec.roads, grid.blocked, grid.info(), spec.min_radius);
+            net = givenNetwork(x, y, spec.roads, grid.blocked, grid.info(), spec.min_radius);
+        } else {
+            NetworkOptions o;
+            o.min_branch = spec.min_branch;
+            o.min_radius = spec.min_radius;
+            net = deriveNetwork(grid.blocked, grid.info(), o);
         }
-        NetworkOptions o;
-        o.min_branch = spec.min_branch;
-        o.min_radius = spec.min_radius;
-        return deriveNetwork(grid.blocked, grid.info(), o);
     } catch (const std::invalid_argument& e) {
         throw InputError(scene.label + ": " + e.what());
     }
+    // the agent table keeps a junction in 16 bits
+    if (net.junctions.size() > static_cast<std::size_t>(kMaxJunctions))
+        throw InputError(scene.label + ": /network: " + std::to_string(net.junctions.size()) +
+                         " junctions; allowed: at most " + std::to_string(kMaxJunctions) +
+                         (spec.junctions.empty() ? " (derived from the free space: raise network.min_branch or coarsen the cells)" : ""));
+    return net;
 }
 
 /// Affordance weights: each neighbour's share of the junction's viewshed

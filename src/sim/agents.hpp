@@ -61,7 +61,7 @@ struct FieldTable {
     int size() const { return static_cast<int>(group.size()); }
 };
 
-/// The agent table: 44 bytes per agent in 11 columns (position, velocity,
+/// The agent table: 40 bytes per agent in 11 columns (position, velocity,
 /// preferred velocity, free speed, field, id, route choice's junction and
 /// the one it came from). Group, route step and radius
 /// follow from the field (FieldTable) and the group's spec.
