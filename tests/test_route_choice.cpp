@@ -21,6 +21,7 @@
 
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
+#include "ccrowd/agent_columns.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
 #include "kernels/route_choice.hpp"
@@ -414,6 +415,17 @@ TEST(RouteChoice, BadInputIsNamed) {
     }
     EXPECT_NE(inside.find("network.junctions[1]"), std::string::npos) << inside;
     EXPECT_NE(inside.find("route-test"), std::string::npos) << inside;
+    // more junctions than the agent table's 16-bit junction columns hold
+    std::string many = R"({"junctions": [)";
+    for (int k = 0; k <= kMaxJunctions; ++k) many += k ? ", [30, 15]" : "[30, 15]";
+    many += R"(], "roads": [[0, 1]]})";
+    std::string tooMany;
+    try {
+        make(withNetwork(many));
+    } catch (const InputError& e) {
+        tooMany = e.what();
+    }
+    EXPECT_NE(tooMany.find("route-test: /network: 32768 junctions; allowed: at most 32767"), std::string::npos) << tooMany;
 }
 
 }  // namespace
