@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include "backends.hpp"
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/agent_columns.hpp"
@@ -126,8 +127,11 @@ const char* kWalkers = R"({"name": "walkers", "spawn": [{"rect": {"min": [0, 12]
 
 Simulation make(const std::string& json, int threads = 0) { return Simulation(parseScene(json, "route-test"), Exec{Backend::Cpu, threads}); }
 
-TEST(RouteChoice, WalkersRoamTheStreetsAndAreCounted) {
-    Simulation sim = make(plus(kWalkers));
+/// On each backend (the CPU with all threads, CUDA when a GPU works).
+class RouteChoiceOn : public ::testing::TestWithParam<Exec> {};
+
+TEST_P(RouteChoiceOn, WalkersRoamTheStreetsAndAreCounted) {
+    Simulation sim(parseScene(plus(kWalkers), "route-test"), GetParam());
     // the stage is there; no potential of a goal is solved
     const std::vector<std::string>& names = sim.stageNames();
     EXPECT_NE(std::find(names.begin(), names.end(), "route_choice"), names.end());
@@ -157,6 +161,8 @@ TEST(RouteChoice, WalkersRoamTheStreetsAndAreCounted) {
     // the crossing is passed most: every trip from a street end goes through it
     EXPECT_EQ(std::max_element(t.junction_count.begin(), t.junction_count.end()) - t.junction_count.begin(), 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(PerBackend, RouteChoiceOn, ::testing::ValuesIn(oneExecPerBackend(0)), ExecParamName());
 
 TEST(RouteChoice, SameCountsAndPositionsForOneAndTwoThreads) {
     Simulation a = make(plus(kWalkers), 1), b = make(plus(kWalkers), 2);
