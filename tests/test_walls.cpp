@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -19,8 +20,8 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-/// A 10 m x 10 m scene on 0.25 m cells with one obstacle, rasterised, and
-/// its wall index for a reach of @p reach [m] on the host.
+/// A scene's grid and its wall index on the host: by default a 10 m x 10 m
+/// scene on 0.25 m cells with one obstacle, rasterised.
 struct Walled {
     SceneGrid grid;
     sim::WallIndex index;
@@ -38,7 +39,14 @@ struct Walled {
         g.count = 1;
         g.route = {"goal"};
         s.groups.push_back(g);
-        grid = rasterizeScene(s);
+        build(rasterizeScene(s), reach);
+    }
+    /// @p g's walls, indexed for a reach of @p reach [m].
+    Walled(SceneGrid g, float reach) { build(std::move(g), reach); }
+
+private:
+    void build(SceneGrid g, float reach) {
+        grid = std::move(g);
         const Exec host{Backend::Cpu, 0};
         sim::buildWallIndex(host, grid.walls, grid.info(), reach, index);
         view = sim::wallView(host, grid.info(), index);
@@ -161,13 +169,9 @@ TEST(Walls, TurnedRoomsCornersReadOutsideAlongEveryEdgesExtension) {
     // the validation's room turned by 30 degrees (src/validate): points on the line of each wall edge
     // beyond each of its ends, a few float steps either side, against the obstacles' polygons
     const Scene scene = parseScene(validate::turnedRoomScene(30.0, 1), "turned_room");
-    const SceneGrid grid = rasterizeScene(scene);
-    const Exec host{Backend::Cpu, 0};
-    sim::WallIndex index;
-    sim::buildWallIndex(host, grid.walls, grid.info(), 0.5f, index);
-    const sim::WallView view = sim::wallView(host, grid.info(), index);
+    const Walled w(rasterizeScene(scene), 0.5f);
     int checked = 0, wrong = 0;
-    for (const WallSegment& e : grid.walls)
+    for (const WallSegment& e : w.grid.walls)
         for (int end = 0; end < 2; ++end) {
             const double vx = end ? e.bx : e.ax, vy = end ? e.by : e.ay;
             const double ux = (e.bx - e.ax) * (end ? 1 : -1), uy = (e.by - e.ay) * (end ? 1 : -1), l = std::hypot(ux, uy);
@@ -183,7 +187,7 @@ TEST(Walls, TurnedRoomsCornersReadOutsideAlongEveryEdgesExtension) {
                         for (const Polygon& o : scene.obstacles)
                             for (double dx : {-1e-5, 1e-5})
                                 for (double dy : {-1e-5, 1e-5}) in = in || insidePolygon(o, x + dx, y + dy);
-                        const sim::WallNear n = sim::nearestWall(view, x, y);
+                        const sim::WallNear n = sim::nearestWall(w.view, x, y);
                         if (!(n.d < INFINITY) || n.d < 1e-4f) continue;
                         ++checked;
                         if (n.inside != in && ++wrong <= 5)

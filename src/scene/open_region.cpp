@@ -76,9 +76,7 @@ BRegion unionOf(const std::vector<Polygon>& polys) {
 void snapToVertices(BRegion& r, const BRegion& original, double tol) {
     // the original vertices in buckets of tol
     std::unordered_map<long long, std::vector<BPoint>> buckets;
-    auto key = [&](double x, double y) {
-        return static_cast<long long>(std::floor(x / tol)) * 73856093LL ^ static_cast<long long>(std::floor(y / tol));
-    };
+    auto key = [](double cx, double cy) { return static_cast<long long>(cx) * 73856093LL ^ static_cast<long long>(cy); };
     auto eachRing = [](auto& region, auto&& f) {
         for (auto& poly : region) {
             f(poly.outer());
@@ -86,7 +84,7 @@ void snapToVertices(BRegion& r, const BRegion& original, double tol) {
         }
     };
     eachRing(original, [&](const auto& ring) {
-        for (const BPoint& p : ring) buckets[key(p.x(), p.y())].push_back(p);
+        for (const BPoint& p : ring) buckets[key(std::floor(p.x() / tol), std::floor(p.y() / tol))].push_back(p);
     });
     eachRing(r, [&](auto& ring) {
         for (BPoint& p : ring) {
@@ -95,8 +93,7 @@ void snapToVertices(BRegion& r, const BRegion& original, double tol) {
             const double fx = std::floor(p.x() / tol), fy = std::floor(p.y() / tol);
             for (int dy = -1; dy <= 1; ++dy)
                 for (int dx = -1; dx <= 1; ++dx) {
-                    const long long k = static_cast<long long>(fx + dx) * 73856093LL ^ static_cast<long long>(fy + dy);
-                    const auto it = buckets.find(k);
+                    const auto it = buckets.find(key(fx + dx, fy + dy));
                     if (it == buckets.end()) continue;
                     for (const BPoint& q : it->second) {
                         const double d = std::hypot(q.x() - p.x(), q.y() - p.y());
