@@ -8,6 +8,9 @@
 /// Only translation units compiled by nvcc (kernels/*.cu in CUDA builds) can
 /// launch on the GPU; elsewhere a Cuda Exec throws BackendError.
 
+#include <type_traits>
+#include <utility>
+
 #include "ccrowd/backend.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/hd.hpp"
@@ -36,6 +39,14 @@ struct CellRange {
     bool empty() const { return width() == 0 || height() == 0; }
 };
 
+namespace detail {
+/// True when F has `row(int i0, int i1, int j) const`.
+template <class F, class = void>
+struct HasRow : std::false_type {};
+template <class F>
+struct HasRow<F, std::void_t<decltype(std::declval<const F&>().row(0, 0, 0))>> : std::true_type {};
+}  // namespace detail
+
 #ifdef __CUDACC__
 namespace detail {
 template <class F>
@@ -54,6 +65,11 @@ __global__ void indexKernel(int n, F f) {
 
 /// Runs f(i, j) for every cell of @p r. Cells run in any order and in
 /// parallel: f must only write cell (i, j)'s outputs (read current, write next).
+/// A functor may also offer `row(i0, i1, j)`, the same work for cells
+/// [i0, i1) of row j: the CPU then calls it once per row (its locals stay in
+/// registers across the row and it can vectorise; byte stores would
+/// otherwise make the compiler reload every member per cell), CUDA still
+/// runs f(i, j) per cell.
 template <class F>
 void forEachCell(const Exec& ex, const CellRange& r, const F& f) {
     if (r.empty()) return;
@@ -71,8 +87,12 @@ void forEachCell(const Exec& ex, const CellRange& r, const F& f) {
     const int threads = cpuThreads(ex);
     const bool many = static_cast<long long>(r.width()) * r.height() >= kMinParallelItems;
 #pragma omp parallel for num_threads(threads) schedule(static) if (many)
-    for (int j = r.j0; j < r.j1; ++j)
-        for (int i = r.i0; i < r.i1; ++i) f(i, j);
+    for (int j = r.j0; j < r.j1; ++j) {
+        if constexpr (detail::HasRow<F>::value)
+            f.row(r.i0, r.i1, j);
+        else
+            for (int i = r.i0; i < r.i1; ++i) f(i, j);
+    }
 }
 
 /// Runs f(k) for k in [0, n). Same rules as forEachCell.

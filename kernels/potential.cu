@@ -71,27 +71,37 @@ int phaseCap(const FimGrid& g, const EikonalOptions& opt) {
     return static_cast<int>(std::min<long long>(cap, std::numeric_limits<int>::max()));
 }
 
-/// Lowest face cost of an open cell, and the first open cell whose cost is
-/// not positive and finite (cells() when none), on the host.
+/// Lowest face cost of an open cell, the first open cell whose cost is
+/// not positive and finite (cells() when none), and the open cells, on the host.
 struct CostScan {
     float lowest = INFINITY;
     std::ptrdiff_t firstBad = 0;
+    long long open = 0;
 };
 CostScan scanCosts(const EikonalProblem& p, int threads) {
     const FaceCost* c = p.cost->host();
     const std::uint8_t* b = p.blocked->host();
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(p.cost->size());
+    // branch-free: blocked cells count as +inf and as good
     float lowest = INFINITY;
-    std::ptrdiff_t firstBad = n;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : lowest, firstBad) if (n >= kMinParallelItems)
+    int bad = 0;
+    long long open = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : lowest) reduction(| : bad) reduction(+ : open) if (n >= kMinParallelItems)
     for (std::ptrdiff_t k = 0; k < n; ++k) {
-        if (b[k]) continue;
-        lowest = minf(lowest, minf(minf(c[k].e, c[k].w), minf(c[k].n, c[k].s)));
-        if (!eikonalCostOk(c[k])) firstBad = std::min(firstBad, k);
+        const float lo = minf(minf(c[k].e, c[k].w), minf(c[k].n, c[k].s));
+        lowest = minf(lowest, b[k] ? INFINITY : lo);
+        bad |= static_cast<int>(!b[k] && !eikonalCostOk(c[k]));
+        open += b[k] ? 0 : 1;
     }
-    return {lowest, firstBad};
+    // the first bad cell, searched only when there is one
+    std::ptrdiff_t firstBad = n;
+    if (bad)
+        for (std::ptrdiff_t k = 0; k < n && firstBad == n; ++k)
+            if (!b[k] && !eikonalCostOk(c[k])) firstBad = k;
+    return {lowest, firstBad, open};
 }
 
+#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
 /// Open cells of a blocked mask.
 long long countOpenCells(const Field<std::uint8_t>& blocked, int threads) {
     const std::uint8_t* b = blocked.host();
@@ -101,6 +111,7 @@ long long countOpenCells(const Field<std::uint8_t>& blocked, int threads) {
     for (std::ptrdiff_t k = 0; k < n; ++k) open += b[k] ? 0 : 1;
     return open;
 }
+#endif
 
 /// Distinct source cells of @p p that are open.
 long long countOpenSources(const EikonalProblem& p) {
@@ -111,13 +122,29 @@ long long countOpenSources(const EikonalProblem& p) {
     return static_cast<long long>(std::unique(cells.begin(), cells.end()) - cells.begin());
 }
 
-/// Fills updates_per_cell of each problem's stats: updates over the open
-/// cells that are not sources.
-void perCellStats(const std::vector<const EikonalProblem*>& problems, std::vector<EikonalStats>& stats, int threads) {
-    const long long open = countOpenCells(*problems[0]->blocked, threads);
+/// Fills updates_per_cell of each problem's stats: updates over the
+/// @p open cells that are not sources.
+void perCellStats(const std::vector<const EikonalProblem*>& problems, std::vector<EikonalStats>& stats, long long open) {
     for (std::size_t f = 0; f < problems.size(); ++f) {
         const long long solved = open - countOpenSources(*problems[f]);
         stats[f].updates_per_cell = solved > 0 ? static_cast<double>(stats[f].updates) / solved : 0.0;
+    }
+}
+
+/// Asks the cache for a tile's potentials and states with their halo rows,
+/// and its costs, before the sweeps read them row after row (rows lie a
+/// grid row apart, which defeats the hardware prefetcher): the CPU's
+/// counterpart of the GPU's staging of a tile in shared memory. One thread
+/// at 1024^2 obstacles: about 6% faster.
+void prefetchTile(const FimTileMem& m) {
+    constexpr int kLine = 64;  // bytes
+    for (int j = -1; j <= m.h; ++j) {
+        const char* phi = reinterpret_cast<const char*>(m.phi + j * m.pitch - 1);
+        for (int o = 0; o < (m.w + 2) * static_cast<int>(sizeof(float)); o += kLine) __builtin_prefetch(phi + o);
+        __builtin_prefetch(m.state + j * m.pitch - 1);
+        if (j < 0 || j >= m.h) continue;
+        const char* cost = reinterpret_cast<const char*>(m.cost + j * m.costPitch);
+        for (int o = 0; o < m.w * static_cast<int>(sizeof(FaceCost)); o += kLine) __builtin_prefetch(cost + o);
     }
 }
 
@@ -134,7 +161,8 @@ void processTileCpu(const FimSchedView& v, int phase, int idx, int mode) {
     const FimTileBox b = fimTileBox(g, tx, ty);
     const int q = g.padded(b.i0, b.j0);
     const FimTileMem m{v.phiOf(f) + q, v.stateOf(f) + q, g.pitch, v.cost[f] + g.cell(b.i0, b.j0), g.nx, b.w, b.h, g.h, g.tol};
-    const FimTileReport r = fimProcessTile(FimRowTeam{}, m, from, v.sweeps, mode);
+    prefetchTile(m);
+    const FimTileReport r = fimProcessTile(FimRowBandTeam{}, m, from, v.sweeps, mode);
     fimReport(v, phase, f, tx, ty, r);
 }
 
@@ -223,7 +251,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
             for (const EikonalProblem* p : problems) validateEikonalProblem(*p, opt);
         std::vector<EikonalStats> stats =
             fimSolveCuda(w.cuda, g, problems, phi, w.sources, opt, phaseCap(g, opt), warmable, changedBox(opt, g));
-        perCellStats(problems, stats, threads);
+        perCellStats(problems, stats, countOpenCells(*p0.blocked, threads));
         w.lastConverged = std::all_of(stats.begin(), stats.end(), [](const EikonalStats& st) { return st.converged; });
         return stats;
     }
@@ -317,7 +345,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
         st.converged = quiet != 0;
         st.warm = warm;
     }
-    perCellStats(problems, stats, threads);
+    perCellStats(problems, stats, cs.open);
     return stats;
 }
 

@@ -52,7 +52,7 @@ struct TileBuffers {
     }
 };
 
-TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
+TEST(FimTile, RowBandAndDiagonalOrdersGiveTheSameTile) {
     std::mt19937 rng(20261125u);
     const int sizes[][2] = {{32, 32}, {5, 17}, {1, 32}, {32, 1}, {17, 9}, {1, 1}};
     int tiles = 0, changed = 0;
@@ -62,7 +62,7 @@ TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
             TileBuffers b = a;
             const std::uint32_t from = static_cast<std::uint32_t>(trial % 16);
             const int sweeps = 1 + trial % 4;
-            const FimTileReport ra = fimProcessTile(FimRowTeam{}, a.mem(0.5f), from, sweeps);
+            const FimTileReport ra = fimProcessTile(FimRowBandTeam{}, a.mem(0.5f), from, sweeps);
             const FimTileReport rb = fimProcessTile(FimDiagonalTeam{}, b.mem(0.5f), from, sweeps);
             ++tiles;
             ASSERT_EQ(0, std::memcmp(a.phi.data(), b.phi.data(), a.phi.size() * sizeof(float)))
