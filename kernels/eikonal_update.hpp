@@ -90,7 +90,7 @@ CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const F
 
 /// True when all four face costs are positive, finite or +inf (a closed
 /// face): the inputs the local solver is defined for (not NaN, not <= 0).
-CC_HD inline bool eikonalCostOk(const FaceCost& c) { return c.e > 0.f && c.n > 0.f && c.w > 0.f && c.s > 0.f; }
+CC_HD inline bool eikonalCostOk(const FaceCost& c) { return (c.e > 0.f) & (c.n > 0.f) & (c.w > 0.f) & (c.s > 0.f); }  // & : branch-free, vectorises
 
 /// Tolerance for "this potential changed": tol * (|p| + h).
 CC_HD inline float eikonalTolerance(float p, float tol, float h) { return tol * (fabsf(p) + h); }

@@ -251,9 +251,9 @@ struct FimTileReport {
 /// (DI, DJ) every order that visits (i - DI, j) and (i, j - DJ) before
 /// (i, j), and (i + DI, j) and (i, j + DJ) after it, gives the same values,
 /// marks and counts: the upwind neighbours are final for this sweep and the
-/// downwind ones not yet touched. Skewed bands of rows (a CPU thread:
-/// almost contiguous memory) and diagonal by diagonal (a warp: a diagonal's
-/// cells on the lanes) are two such orders (Detrixhe, Gibou & Min 2013, §3).
+/// downwind ones not yet touched. Row by row (a CPU thread: contiguous
+/// memory) and diagonal by diagonal (a warp: a diagonal's cells on the
+/// lanes) are two such orders (Detrixhe, Gibou & Min 2013, §3).
 template <int DI, int DJ, int MODE>
 struct FimSweepCell {
     FimTileMem m;
@@ -339,7 +339,7 @@ CC_HD inline void fimDiagonalCell(int w, int h, int d, int u, int& i, int& j) {
 }
 
 /// One sweep in direction (DI, DJ) over the tile's dirty cells. Team visits
-/// the cells in an order FimSweepCell allows (bands of rows on a CPU thread,
+/// the cells in an order FimSweepCell allows (rows on a CPU thread,
 /// diagonals on a warp) and answers whether any lane marked behind. Returns
 /// that answer; the lane's behind-minimum goes to r.key[4].
 template <int DI, int DJ, int MODE, class Team>
@@ -351,27 +351,20 @@ CC_HD bool fimSweep(const Team& team, const FimTileMem& m, FimTileReport& r) {
     return team.any(behind);
 }
 
-/// A CPU thread as a team: it visits a tile in bands of kFimRowBand rows,
-/// each band as a skewed wavefront (step t visits cell t - r of the band's
-/// row r), so the cells of a step are never 4-neighbours and their updates
-/// overlap in the core (one thread: 7-12% faster than row by row on the
-/// obstacles bench at 1024^2), while memory stays almost contiguous. It is its own only lane.
-struct FimRowBandTeam {
-    static constexpr int kFimRowBand = 4;
+/// A CPU thread as a team: it visits a tile's cells row by row in the
+/// sweep's direction (contiguous memory) and is its own only lane. (Bands of
+/// 4 rows swept as skewed wavefronts, whose cells' updates overlap in the
+/// core, made the obstacles bench 8% faster but the potential of a 1M-agent
+/// step 8-10% slower: the row order stays.)
+struct FimRowTeam {
     template <int DI, int DJ, class F>
     CC_HD void sweep(int w, int h, const F& f) const {
-        for (int j0 = 0; j0 < h; j0 += kFimRowBand) {
-            const int k = h - j0 < kFimRowBand ? h - j0 : kFimRowBand;
-            // a band is only marked by the bands before it and by its own
-            // cells: with no dirty cell on arrival, nothing in it runs
-            bool dirty = false;
-            for (int r = 0; r < k; ++r) dirty |= f.rowHasDirty(DJ > 0 ? j0 + r : h - 1 - j0 - r);
-            if (!dirty) continue;
-            for (int t = 0; t < w + k - 1; ++t)
-                for (int r = 0; r < k; ++r) {
-                    const int ii = t - r;
-                    if (ii >= 0 && ii < w) f(DI > 0 ? ii : w - 1 - ii, DJ > 0 ? j0 + r : h - 1 - j0 - r);
-                }
+        for (int jj = 0; jj < h; ++jj) {
+            const int j = DJ > 0 ? jj : h - 1 - jj;
+            // a row is only marked by the rows before it and by its own cells:
+            // with no dirty cell on arrival, nothing in it runs
+            if (!f.rowHasDirty(j)) continue;
+            for (int ii = 0; ii < w; ++ii) f(DI > 0 ? ii : w - 1 - ii, j);
         }
     }
     CC_HD bool any(bool x) const { return x; }
@@ -488,13 +481,13 @@ struct FimInitCells {
         FimState* st = v.state + c.k;
         const int nx = v.g.nx;
         const bool gridRow = c.cj >= 0 && c.cj < v.g.ny;
-        const uint8_t* b = blocked + (gridRow ? static_cast<long long>(c.cj) * nx : 0) - 1;  // b[i]: padded column i
+        const uint8_t* b = gridRow ? blocked + static_cast<long long>(c.cj) * nx : blocked;  // b[i - 1]: padded column i
         const int lo = gridRow ? (i0 > 1 ? i0 : 1) : i1, hi = gridRow ? (i1 < nx + 1 ? i1 : nx + 1) : i1;
         if (!keepPhi)
             for (int i = i0; i < i1; ++i) phi[i] = INFINITY;
         // border and blocked cells are fixed, open grid cells clean
         for (int i = i0; i < lo; ++i) st[i] = kFimFixed;
-        for (int i = lo; i < hi; ++i) st[i] = b[i] ? kFimFixed : kFimClean;
+        for (int i = lo; i < hi; ++i) st[i] = b[i - 1] ? kFimFixed : kFimClean;
         for (int i = hi > lo ? hi : lo; i < i1; ++i) st[i] = kFimFixed;
     }
 };

@@ -52,7 +52,7 @@ struct TileBuffers {
     }
 };
 
-TEST(FimTile, RowBandAndDiagonalOrdersGiveTheSameTile) {
+TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
     std::mt19937 rng(20261125u);
     const int sizes[][2] = {{32, 32}, {5, 17}, {1, 32}, {32, 1}, {17, 9}, {1, 1}};
     int tiles = 0, changed = 0;
@@ -62,7 +62,7 @@ TEST(FimTile, RowBandAndDiagonalOrdersGiveTheSameTile) {
             TileBuffers b = a;
             const std::uint32_t from = static_cast<std::uint32_t>(trial % 16);
             const int sweeps = 1 + trial % 4;
-            const FimTileReport ra = fimProcessTile(FimRowBandTeam{}, a.mem(0.5f), from, sweeps);
+            const FimTileReport ra = fimProcessTile(FimRowTeam{}, a.mem(0.5f), from, sweeps);
             const FimTileReport rb = fimProcessTile(FimDiagonalTeam{}, b.mem(0.5f), from, sweeps);
             ++tiles;
             ASSERT_EQ(0, std::memcmp(a.phi.data(), b.phi.data(), a.phi.size() * sizeof(float)))
@@ -74,6 +74,50 @@ TEST(FimTile, RowBandAndDiagonalOrdersGiveTheSameTile) {
         }
     // the random tiles did work: the comparison was not of untouched tiles
     EXPECT_GT(changed, tiles / 2);
+}
+
+/// The CPU initialises the padded arrays a row at a time (launch.hpp's row
+/// hook), CUDA a cell at a time: both give the same potentials and states,
+/// on a grid whose border, blocked and open cells all occur, with 2 fields.
+TEST(FimInit, RowAndCellCallsGiveTheSameArrays) {
+    const FimGrid g = makeFimGrid(37, 23, 0.5f, 1e-6f);
+    std::mt19937 rng(20261128u);
+    std::vector<std::uint8_t> blocked(static_cast<std::size_t>(g.nx) * g.ny);
+    for (std::uint8_t& b : blocked) b = rng() % 4 == 0 ? 1 : 0;
+    const int fields = 2, rows = fields * (g.ny + 2);
+    const std::size_t n = static_cast<std::size_t>(g.paddedSize()) * fields;
+    std::vector<float> phiRow(n, 7.f), phiCell(n, 7.f);
+    std::vector<FimState> stRow(n, 99), stCell(n, 99);
+    FimSchedView v;
+    v.g = g;
+    v.fields = fields;
+    for (bool keep : {false, true}) {
+        v.phi = phiRow.data();
+        v.state = stRow.data();
+        const FimInitCells byRow{v, blocked.data(), keep};
+        for (int j = 0; j < rows; ++j) byRow.row(0, g.pitch, j);
+        v.phi = phiCell.data();
+        v.state = stCell.data();
+        const FimInitCells byCell{v, blocked.data(), keep};
+        for (int j = 0; j < rows; ++j)
+            for (int i = 0; i < g.pitch; ++i) byCell(i, j);
+        EXPECT_EQ(0, std::memcmp(phiRow.data(), phiCell.data(), n * sizeof(float))) << "keepPhi " << keep;
+        EXPECT_EQ(stRow, stCell) << "keepPhi " << keep;
+    }
+    // what they agree on is right: border fixed, blocked fixed, open clean
+    int fixed = 0, clean = 0;
+    for (int f = 0; f < fields; ++f)
+        for (int j = -1; j <= g.ny; ++j)
+            for (int i = -1; i <= g.nx; ++i) {
+                const FimState s = stRow[static_cast<std::size_t>(f * g.paddedSize() + g.padded(i, j))];
+                const bool border = i < 0 || j < 0 || i >= g.nx || j >= g.ny;
+                const bool open = !border && !blocked[static_cast<std::size_t>(g.cell(i, j))];
+                EXPECT_EQ(open ? kFimClean : kFimFixed, s) << f << " " << i << " " << j;
+                (open ? clean : fixed) += 1;
+            }
+    EXPECT_GT(fixed, 2 * (g.nx + g.ny));
+    EXPECT_GT(clean, g.nx * g.ny / 2);
+    EXPECT_TRUE(std::isinf(phiRow[static_cast<std::size_t>(g.padded(3, 4))])) << "cold: +inf";
 }
 
 // ---- the scheduler, per backend ------------------------------------------------

@@ -15,6 +15,7 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/device_memory.hpp"
 #include "ccrowd/hd.hpp"
+#include "ccrowd/host_allocator.hpp"
 
 namespace ccrowd {
 
@@ -110,7 +111,7 @@ private:
     void ensureDevice() { if (!device_ && bytes() > 0) device_.reset(device::allocate(bytes())); }
 
     int nx_ = 0, ny_ = 0;
-    std::vector<T> host_;
+    std::vector<T, HostAllocator<T>> host_;  // grid-sized: huge pages (host_allocator.hpp)
     std::unique_ptr<void, DeviceFree> device_;
 };
 
