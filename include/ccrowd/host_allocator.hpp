@@ -37,12 +37,12 @@ struct HostAllocator {
     T* allocate(std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
         if (bytes < kHugePageBytes) return std::allocator<T>().allocate(n);
-        // whole huge pages, so the advice covers the buffer's last one too
-        const std::size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+        // 2 MiB-aligned; only the whole huge pages are advised, so the tail
+        // (less than 2 MiB) stays in 4 KiB pages and costs no more memory
         void* p = nullptr;
-        if (posix_memalign(&p, kHugePageBytes, rounded) != 0) throw std::bad_alloc();
+        if (posix_memalign(&p, kHugePageBytes, bytes) != 0) throw std::bad_alloc();
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        madvise(p, rounded, MADV_HUGEPAGE);  // advice only: a refusal leaves 4 KiB pages
+        madvise(p, bytes / kHugePageBytes * kHugePageBytes, MADV_HUGEPAGE);  // advice only: a refusal leaves 4 KiB pages
 #endif
         return static_cast<T*>(p);
     }
