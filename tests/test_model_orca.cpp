@@ -327,21 +327,32 @@ INSTANTIATE_TEST_SUITE_P(PerBackend, OrcaRoomExit, ::testing::ValuesIn(oneExecPe
 
 class OrcaScenes : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(OrcaScenes, EveryoneArrivesWithoutOverlap) {
-    // a bundled scene under ORCA (CPU, 2 threads) to its end
-    Scene scene = loadScene(std::string(CCROWD_SOURCE_DIR) + "/scenes/" + GetParam() + ".json");
+/// Runs bundled scene @p name under ORCA (CPU, 2 threads) to its end, with
+/// @p seed when given; returns the worst overlap of any step [m] and sets
+/// @p total and @p exited to the agents at the start and those who left.
+float orcaWorstOverlap(const std::string& name, int& total, long long& exited, const std::uint64_t* seed = nullptr) {
+    Scene scene = loadScene(std::string(CCROWD_SOURCE_DIR) + "/scenes/" + name + ".json");
     scene.params.local = "orca";
+    if (seed) scene.params.seed = *seed;
     Simulation sim(scene, Exec{Backend::Cpu, 2});
-    const int total = sim.agentCount();
+    total = sim.agentCount();
     float worst = -INFINITY;
     while (!sim.finished()) {
         sim.step();
         worst = std::max(worst, worstOverlap(sim.agents()));
     }
+    exited = sim.exitedTotal();
+    return worst;
+}
+
+TEST_P(OrcaScenes, EveryoneArrivesWithoutOverlap) {
+    int total = 0;
+    long long exited = 0;
+    const float worst = orcaWorstOverlap(GetParam(), total, exited);
     // no pair overlaps by more than 1 cm at any step (measured before the separation stage: none, 3.8,
     // 4.4 and 6.0 mm), and everyone arrived
     EXPECT_LE(worst, 0.01f);
-    EXPECT_EQ(sim.exitedTotal(), total) << "t = " << sim.time();
+    EXPECT_EQ(exited, total);
 }
 
 INSTANTIATE_TEST_SUITE_P(Bundled, OrcaScenes,
@@ -352,15 +363,9 @@ TEST(OrcaEightGroups, BodiesNeverOverlapWhateverTheSeed) {
     // eight crossing groups under ORCA with the seeds whose dense centre left ORCA's 3D program with
     // overlaps of 10.1-14.7 mm before the separation stage (seeds 1-9: 6.0-14.7 mm; with it 0.2-1.2 mm)
     for (std::uint64_t seed : {2u, 4u, 5u, 7u}) {
-        Scene scene = loadScene(std::string(CCROWD_SOURCE_DIR) + "/scenes/eight_groups.json");
-        scene.params.local = "orca";
-        scene.params.seed = seed;
-        Simulation sim(scene, Exec{Backend::Cpu, 2});
-        float worst = -INFINITY;
-        while (!sim.finished()) {
-            sim.step();
-            worst = std::max(worst, worstOverlap(sim.agents()));
-        }
+        int total = 0;
+        long long exited = 0;
+        const float worst = orcaWorstOverlap("eight_groups", total, exited, &seed);
         std::printf("[ measured ] seed %u: worst overlap %.2f mm\n", static_cast<unsigned>(seed), 1000.f * worst);
         EXPECT_LE(worst, 0.005f) << "seed " << seed;
     }

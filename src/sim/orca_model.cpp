@@ -85,7 +85,7 @@ private:
     /// twice the largest body radius (bodies touching) removes that. It
     /// borrows the ORCA stage's buffers (an agent-sized pair and the
     /// neighbour grid's table, each used only within its own stage), so the
-    /// model stays within issue 11's 64 bytes per agent and per cell.
+    /// model stays within issue 11's 64 bytes per agent.
     void runSeparate(SimState& s) {
         SeparateWorkspace sep;
         sep.x = std::move(ws_.vx);
