@@ -14,11 +14,10 @@
 namespace ccrowd::sim {
 
 void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,
-                     View2<const Face4> speedIn, View2<const std::uint8_t> blocked, View2<Vel2> out,
-                     View2<const std::uint8_t> closed) {
+                     const WalkingSpeed& walk, View2<Vel2> out) {
     // the box, clamped to the grid
     const CellRange r{std::max(box.i0, 0), std::max(box.j0, 0), std::min(box.i1, g.nx), std::min(box.j1, g.ny)};
-    forEachCell(ex, r, DesiredVelocityKernel{g, phi, speedIn, blocked, out, closed});
+    forEachCell(ex, r, DesiredVelocityKernel{g, phi, walk, out});
 }
 
 void preferredVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const View2<const Vel2>* fields,

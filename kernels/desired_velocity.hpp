@@ -15,6 +15,7 @@
 #include "grid.hpp"
 #include "ccrowd/hd.hpp"
 #include "splat.hpp"
+#include "walking_speed.hpp"
 #include "stages.hpp"
 
 namespace ccrowd::sim {
@@ -32,13 +33,11 @@ CC_HD inline float upwindDerivative(float p, float pPlus, float pMinus, float h)
 /// Per-cell desired-velocity functor.
 struct DesiredVelocityKernel {
     GridInfo g;
-    View2<const float> phi;             ///< Potential. [Units: s] (+inf: unreachable)
-    View2<const Face4> speedIn;         ///< Face speeds. [Units: m/s]
-    View2<const std::uint8_t> blocked;  ///< 1 = blocked. (null: none)
-    View2<Vel2> out;                    ///< [Units: m/s]
-    View2<const std::uint8_t> closed;   ///< Closed faces, ccrowd/closed_faces.hpp bits. (null: none)
+    View2<const float> phi;  ///< Potential. [Units: s] (+inf: unreachable)
+    WalkingSpeed walk;       ///< Speed in the walking direction; its blocked and closed views are the walls here too.
+    View2<Vel2> out;         ///< [Units: m/s]
 
-    CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(blocked.data && blocked(i, j)); }
+    CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(walk.blocked.data && walk.blocked(i, j)); }
     /// Potential of the neighbour (i + di, j + dj): +inf when blocked,
     /// outside or across a face closed in @p shut (the cell's closed bits).
     CC_HD float phiAt(int i, int j, int di, int dj, std::uint8_t shut) const {
@@ -51,7 +50,7 @@ struct DesiredVelocityKernel {
         const float p = open(i, j) ? phi(i, j) : INFINITY;
         if (!(p < INFINITY)) { out(i, j) = Vel2{}; return; }
         // upwind gradient (DESIGN.md §5: the lower finite neighbour per axis)
-        const std::uint8_t shut = closed.data ? closed(i, j) : 0;
+        const std::uint8_t shut = walk.closed.data ? walk.closed(i, j) : 0;
         const float dx = upwindDerivative(p, phiAt(i, j, 1, 0, shut), phiAt(i, j, -1, 0, shut), g.h);
         const float dy = upwindDerivative(p, phiAt(i, j, 0, 1, shut), phiAt(i, j, 0, -1, shut), g.h);
         const float len = sqrtf(dx * dx + dy * dy);
@@ -59,11 +58,8 @@ struct DesiredVelocityKernel {
         if (!(len > 0.f)) { out(i, j) = Vel2{}; return; }
         // direction -grad phi / |grad phi| (Treuille et al. 2006 eq. 5)
         const float ux = -dx / len, uy = -dy / len;
-        // speed: face speeds blended by the squared direction components
-        // (weights sum to 1: exactly f when the faces agree)
-        const Face4 f = speedIn(i, j);
-        const float fx = ux > 0.f ? f.e : f.w, fy = uy > 0.f ? f.n : f.s;
-        const float s = ux * ux * fx + uy * uy * fy;
+        // speed f(x, theta) in that direction (walking_speed.hpp)
+        const float s = walk(i, j, ux, uy);
         out(i, j) = Vel2{s * ux, s * uy};
     }
 };

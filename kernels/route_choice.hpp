@@ -21,6 +21,7 @@
 #include "grid.hpp"
 #include "hash.hpp"
 #include "stages.hpp"
+#include "walking_speed.hpp"
 
 namespace ccrowd::sim {
 
@@ -77,7 +78,7 @@ struct RouteChoiceKernel {
     GridInfo g;
     RouteNetView net;
     View1<const std::uint8_t> mode;          ///< Per field: RouteMode.
-    View2<const Face4> speed;                ///< The continuum's speed per face (speed stage). [Units: m/s]
+    WalkingSpeed walk;                       ///< The continuum's speed in a walking direction (speed stage; faces null: vmax).
     float v0 = 1.34f;                        ///< Speed the speed field is built for. [Units: m/s] [Limit: > 0]
     View1<unsigned long long> junctionCount; ///< Arrivals per junction (cumulative). [Size: junctions]
     View1<unsigned long long> roadCount;     ///< Arrivals along each road (cumulative). [Size: roads]
@@ -180,15 +181,13 @@ struct RouteChoiceKernel {
         if (!(len > 0.f)) { a.px[k] = 0.f; a.py[k] = 0.f; return; }
         ux /= len;
         uy /= len;
-        // speed: the continuum's, through the faces it walks toward (Treuille 2006 §4.2), scaled to the free speed
+        // speed: the continuum's in that direction (Treuille 2006 §4.2; walking_speed.hpp), scaled to the free speed
         int i, j;
         g.cellOf(x, y, i, j);
         const float vmax = a.vmax[k];
         float s = vmax;
-        if (g.inside(i, j) && speed.data) {
-            const Face4 fs = speed(i, j);
-            const float fx = ux >= 0.f ? fs.e : fs.w, fy = uy >= 0.f ? fs.n : fs.s;
-            const float v = (ux * ux * fx + uy * uy * fy) * vmax / v0;
+        if (g.inside(i, j) && walk.faces.data) {
+            const float v = walk(i, j, ux, uy) * vmax / v0;
             if (v > 0.f) s = fminf(v, vmax);
         }
         a.px[k] = s * ux;

@@ -77,8 +77,10 @@ CC_HD inline void searchAlongWalls(const WallView& w, float x, float y, float to
 /// Per-agent search of one field's searchers (fieldIndex): agents farther
 /// than @p visibility from the field's goal (distance, walking metres) get
 /// the preferred velocity s e_i, s the continuum's preferred speed (the free
-/// speed where it gives none). e_i is their velocity's direction, or, when
-/// slower than kSearchStopped x free speed, searchHeading's draw
+/// speed where it gives none). e_i is their velocity's direction (the
+/// velocity walked: separation adds its pushes, so a searcher pressed into
+/// a corner reads as stopped), or, when slower than kSearchStopped x free
+/// speed, searchHeading's draw
 /// floor(time / redraw); at walls within the body's radius plus a quarter
 /// cell, searchAlongWalls.
 struct SearchKernel {

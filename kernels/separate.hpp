@@ -30,7 +30,10 @@ struct SeparateWorkspace {
 /// applied without crossing a wall (moveConfined from the old position),
 /// after an agent outside the grid or inside a wall was first moved out
 /// (escapeWalls); last, the body is kept clear of the walls
-/// (keepClearOfWalls). walls.hpp has the three.
+/// (keepClearOfWalls). walls.hpp has the three. The velocity gains the
+/// pass's displacement over the step (invDt), so it stays the velocity the
+/// agent actually walked: a body pushed back by its neighbours or a wall
+/// reads as slow, not as the speed it pushed with.
 struct SeparatePushKernel {
     View1<const float> x, y;        ///< Old positions. [Units: m]
     NeighbourView nb;               ///< Neighbour grid of cells >= dMin over the old positions.
@@ -38,6 +41,9 @@ struct SeparatePushKernel {
     float dMin = 0.f;               ///< [Units: m] [Limit: > 0, <= s.cell]
     View1<float> xOut, yOut;        ///< New positions. [Units: m]
     float clearance = 0.f;          ///< Body radius kept from walls (keepClearOfWalls). [Units: m] [Limit: >= 0]
+    View1<float> vx, vy;            ///< Velocity of the step, gains the displacement over it. [Units: m/s]
+    View1<const float> vmax;        ///< Free speed, the most the velocity walked reaches. [Units: m/s]
+    float invDt = 0.f;              ///< 1 / time step (0: velocities untouched). [Units: 1/s] [Limit: >= 0]
 
     CC_HD void operator()(int k) const {
         float xi = x[k], yi = y[k];
@@ -62,6 +68,12 @@ struct SeparatePushKernel {
         keepClearOfWalls(walls, clearance, xo, yo);
         xOut[k] = xo;
         yOut[k] = yo;
+        // the velocity walked: the step's velocity plus this displacement, at most the free speed
+        float wx = vx[k] + (xo - x[k]) * invDt, wy = vy[k] + (yo - y[k]) * invDt;
+        const float w = sqrtf(wx * wx + wy * wy);
+        if (w > vmax[k]) { wx *= vmax[k] / w; wy *= vmax[k] / w; }
+        vx[k] = wx;
+        vy[k] = wy;
     }
 };
 

@@ -120,6 +120,7 @@ float maxDensity(const Exec& ex, View2<const float> rho);
 
 /// Reusable buffers of perceive() (kernels/speed.hpp).
 struct PerceiveWorkspace;
+struct WalkingSpeed;  // kernels/walking_speed.hpp
 
 /// Perceived density and velocity (kernels/speed.hpp, PerceiveRowsKernel,
 /// PerceiveColumnsKernel): the crowd seen over a square window of half-width
@@ -165,14 +166,14 @@ void unitCost(const Exec& ex, const GridInfo& g, const CellRange& box, const Cos
 /// Desired velocity per cell from a potential (Treuille 2006 eq. 5,
 /// v = -f(theta) grad phi / |grad phi|): upwind one-sided differences (per
 /// axis the neighbour with the lower finite potential; none when both are
-/// higher), direction -grad phi / |grad phi|, magnitude the face speeds
-/// blended by the squared direction components (u_x^2 f_E|W + u_y^2 f_N|S).
+/// higher), direction -grad phi / |grad phi|, magnitude @p walk's speed in
+/// that direction (kernels/walking_speed.hpp: the crowd read r ahead along
+/// the direction on open floor, the face speeds blended next to walls).
 /// Zero in blocked cells, in goal cells (phi at its source value and no
 /// lower neighbour) and where phi is +inf. Neighbours across faces closed
-/// in @p closed (SceneGrid::closed_faces; default: none) are never upwind.
+/// in walk.closed are never upwind; walk.blocked are the blocked cells.
 void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,
-                     View2<const Face4> speedIn, View2<const std::uint8_t> blocked, View2<Vel2> out,
-                     View2<const std::uint8_t> closed = {});
+                     const WalkingSpeed& walk, View2<Vel2> out);
 
 /// Preferred velocity of every agent: bilinear interpolation of its field's
 /// desired velocity (fields[a.field[k]]; the splat's stencil, weights of
@@ -252,10 +253,12 @@ struct SeparateWorkspace;
 /// along their line (half the overlap each), never across a wall edge of
 /// @p walls, then pushing agents out of walls and @p clearance [m] (the
 /// body radius) away from them (keepClearOfWalls). @p g is the grid the
-/// neighbour search is laid on. Deterministic (reads old positions, writes
-/// new ones).
+/// neighbour search is laid on. With @p dt > 0 [s] (the step) the agents'
+/// velocities gain their displacement / dt: the velocity of the step is
+/// then the one actually walked. Deterministic (reads old positions,
+/// writes new ones).
 void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, const WallView& walls, float dMin, int passes,
-              AgentSortBuffers& sort, SeparateWorkspace& ws, float clearance = 0.f);
+              AgentSortBuffers& sort, SeparateWorkspace& ws, float clearance = 0.f, float dt = 0.f);
 
 // ---- (j) exit and spawn ----------------------------------------------------
 

@@ -17,6 +17,7 @@
 #include "ccrowd/simulation.hpp"
 #include "kernels/eikonal_update.hpp"
 #include "kernels/stages.hpp"
+#include "kernels/walking_speed.hpp"
 
 namespace ccrowd::test {
 namespace {
@@ -149,8 +150,12 @@ TEST(ClosedFaces, PotentialGoesRoundAThinWallInFimAndFmm) {
     Field<sim::Face4> speed(g.nx, g.ny, sim::Face4{1.34f, 1.34f, 1.34f, 1.34f});
     Field<sim::Vel2> v(g.nx, g.ny);
     const Exec ex{Backend::Cpu, 0};
-    sim::desiredVelocity(ex, g.info(), CellRange{0, 0, g.nx, g.ny}, fmm.view(ex), speed.view(ex), g.blocked.view(ex),
-                         v.view(ex), g.closed_faces.view(ex));
+    sim::WalkingSpeed walk{};
+    walk.g = g.info();
+    walk.faces = speed.view(ex);
+    walk.blocked = g.blocked.view(ex);
+    walk.closed = g.closed_faces.view(ex);
+    sim::desiredVelocity(ex, g.info(), CellRange{0, 0, g.nx, g.ny}, fmm.view(ex), walk, v.view(ex));
     EXPECT_LE(v(19, 2).x, 0.f);
     EXPECT_GT(v(19, 2).y, 0.f);
 }

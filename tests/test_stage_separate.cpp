@@ -3,7 +3,8 @@
 /// packed in a 1 m square reach >= 0.9 d_min in a few passes (in the open
 /// and in a walled corner), coincident agents separate, agents never end in
 /// blocked cells (and are moved out of one), the pass count's ping-pong
-/// buffers agree, thread-count determinism (bitwise).
+/// buffers agree, the velocity becomes the one walked (capped at the free
+/// speed), thread-count determinism (bitwise).
 
 #include <algorithm>
 #include <cmath>
@@ -40,10 +41,11 @@ struct World {
     }
 };
 
-void runSeparate(const Exec& ex, Crowd& c, World& w, int passes, SeparateWorkspace& ws, float dMin = kDMin) {
+void runSeparate(const Exec& ex, Crowd& c, World& w, int passes, SeparateWorkspace& ws, float dMin = kDMin,
+                 float dt = 0.f) {
     MaskWalls walls(ex, w.g, w.blocked, w.g.h);
     sim::AgentSortBuffers sort;
-    sim::separate(ex, c.views(ex), w.g, walls.view(ex), dMin, passes, sort, ws);
+    sim::separate(ex, c.views(ex), w.g, walls.view(ex), dMin, passes, sort, ws, 0.f, dt);
     c.fetch(ex);
 }
 
@@ -176,6 +178,34 @@ TEST_P(SeparateStage, PassCountParityAndWorkspaceReuse) {
     EXPECT_EQ(std::memcmp(still.x.host(), copy.x.host(), 12 * sizeof(float)), 0);
 }
 
+TEST_P(SeparateStage, VelocityBecomesTheVelocityWalked) {
+    World w(40, 40, 0.25f);
+    const float dt = 0.05f, x0 = w.g.ox + 5.f, y0 = w.g.oy + 5.f;
+    // two walkers 0.3 m apart walking into each other: 0.05 m of push each
+    Crowd c;
+    c.add(x0, y0, 1.f, 0.2f, 0.f, 0.f, 1.34f);
+    c.add(x0 + 0.3f, y0, -1.f, 0.f, 0.f, 0.f, 1.34f);
+    // a third pushed hard (0.35 m of overlap) while standing: the push is capped at its free speed
+    c.add(x0, y0 + 2.f, 0.f, 0.f, 0.f, 0.f, 1.f);
+    c.add(x0, y0 + 2.05f, 0.f, 0.f, 0.f, 0.f, 1.f);
+    Crowd still = c;
+    SeparateWorkspace ws;
+    runSeparate(GetParam(), c, w, 1, ws, kDMin, dt);
+    // velocity + displacement / dt: 1 - 0.05 / 0.05 = 0 along x, the sideways part kept
+    EXPECT_NEAR(c.vx[0], 0.f, 1e-3f);
+    EXPECT_NEAR(c.vy[0], 0.2f, 1e-3f);
+    EXPECT_NEAR(c.vx[1], 0.f, 1e-3f);
+    // 0.175 m in 0.05 s would be 3.5 m/s: the velocity walked is capped at 1 m/s, pointing away
+    EXPECT_NEAR(std::hypot(c.vx[2], c.vy[2]), 1.f, 1e-4f);
+    EXPECT_LT(c.vy[2], -0.99f);
+    EXPECT_GT(c.vy[3], 0.99f);
+    // dt 0: positions move the same, velocities untouched
+    runSeparate(GetParam(), still, w, 1, ws, kDMin, 0.f);
+    EXPECT_EQ(still.x[0], c.x[0]);
+    EXPECT_EQ(still.vx[0], 1.f);
+    EXPECT_EQ(still.vx[2], 0.f);
+}
+
 INSTANTIATE_TEST_SUITE_P(PerBackend, SeparateStage, ::testing::ValuesIn(testExecs()), ExecParamName());
 
 TEST(SeparateStage, BitwiseIdenticalForOneAndTwoThreads) {
@@ -206,6 +236,8 @@ TEST(SeparateStage, InvalidParametersThrow) {
     EXPECT_THROW(runSeparate(Exec{Backend::Cpu, 1}, c, w, -1, ws), InputError);
     EXPECT_THROW(runSeparate(Exec{Backend::Cpu, 1}, c, w, 1, ws, -0.1f), InputError);
     EXPECT_THROW(runSeparate(Exec{Backend::Cpu, 1}, c, w, 1, ws, NAN), InputError);
+    EXPECT_THROW(runSeparate(Exec{Backend::Cpu, 1}, c, w, 1, ws, kDMin, -0.05f), InputError);
+    EXPECT_THROW(runSeparate(Exec{Backend::Cpu, 1}, c, w, 1, ws, kDMin, INFINITY), InputError);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "test_crowd.hpp"
 #include "ccrowd/field.hpp"
 #include "kernels/desired_velocity.hpp"
+#include "kernels/walking_speed.hpp"
 #include "kernels/stages.hpp"
 
 namespace ccrowd::test {
@@ -53,7 +54,11 @@ struct DesiredCase {
             for (int i = 0; i < g.nx; ++i) phi(i, j) = c + ax * g.centreX(i) + ay * g.centreY(j);
     }
     void run(const Exec& ex, CellRange box) {
-        sim::desiredVelocity(ex, g, box, on(ex, phi), on(ex, speed), on(ex, blocked), on(ex, out));
+        sim::WalkingSpeed walk{};
+        walk.g = g;
+        walk.faces = on(ex, speed);
+        walk.blocked = on(ex, blocked);
+        sim::desiredVelocity(ex, g, box, on(ex, phi), walk, on(ex, out));
         if (ex.backend == Backend::Cuda) out.download();
     }
     void run(const Exec& ex) { run(ex, CellRange{0, 0, g.nx, g.ny}); }

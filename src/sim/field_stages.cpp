@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "kernels/stages.hpp"
+#include "kernels/walking_speed.hpp"
 #include "sim/sim_state.hpp"
 
 namespace ccrowd::sim {
@@ -89,11 +90,11 @@ void runPotential(SimState& s) {
 void runDesiredVelocity(SimState& s) {
     const Exec& ex = s.ex;
     const std::vector<int>& used = s.agents.fieldsInUse();
+    const WalkingSpeed walk = s.walkingSpeed();
     std::vector<View2<const Vel2>> views(s.potential.size());
     for (std::size_t k = 0; k < s.potential.size(); ++k) {
         if (used[k] && !s.route.roams(static_cast<int>(k)))
-            desiredVelocity(ex, s.gi, s.box, s.potential[k].view(ex), s.speed.view(ex), s.grid.blocked.view(ex),
-                            s.desired[k].view(ex), s.grid.closed_faces.view(ex));
+            desiredVelocity(ex, s.gi, s.box, s.potential[k].view(ex), walk, s.desired[k].view(ex));
         views[k] = s.desired[k].view(ex);
     }
     preferredVelocity(ex, s.agents.views(), s.gi, views.data(), static_cast<int>(views.size()), s.scene.params.v0,
@@ -117,7 +118,9 @@ std::vector<Stage> continuumStages() {
          {"perceived_density", "perceived_velocity", "speed"}, runSpeed},
         {"cost", F, {"speed", "discomfort", "terrain", "walls", "active_box"}, {"cost"}, runCost},
         {"potential", F, {"cost", "walls", "goals", "agents.field", "active_box"}, {"potential"}, runPotential},
-        {"desired_velocity", F, {"potential", "speed", "walls", "agents.position", "agents.field", "agents.vmax"},
+        {"desired_velocity", F,
+         {"potential", "speed", "perceived_density", "perceived_velocity", "walls", "agents.position", "agents.field",
+          "agents.vmax"},
          {"desired_velocity", "agents.preferred"}, runDesiredVelocity},
     };
 }

@@ -93,7 +93,7 @@ private:
         sep.grid.first = std::move(ws_.grid.first);
         const float r = largestBodyRadius(s.scene);
         separate(s.ex, s.agents.views(), s.gi, wallView(s.ex, s.gi, s.walls), 2.f * r, s.scene.params.separation_passes,
-                 s.splatWs.sort, sep, r);
+                 s.splatWs.sort, sep, r, s.scene.params.dt);
         ws_.vx = std::move(sep.x);
         ws_.vy = std::move(sep.y);
         ws_.grid.first = std::move(sep.grid.first);

@@ -85,7 +85,7 @@ Stage routeChoiceStage() {
         k.g = s.gi;
         k.net = s.route.view(s.ex);
         k.mode = s.route.mode.view(s.ex);
-        k.speed = s.speed.view(s.ex);
+        k.walk = s.walkingSpeed();
         k.v0 = s.scene.params.v0;
         k.junctionCount = s.route.junctionCount.view(s.ex);
         k.roadCount = s.route.roadCount.view(s.ex);
@@ -94,8 +94,12 @@ Stage routeChoiceStage() {
         routeChoice(s.ex, k);
         s.agents.changed();
     };
-    return {"route_choice", StagePhase::Fields, {"agents.position", "agents.field", "agents.vmax", "speed", "walls", "agents.preferred"},
-            {"agents.preferred", "agents.route"}, run};
+    return {"route_choice",
+            StagePhase::Fields,
+            {"agents.position", "agents.field", "agents.vmax", "speed", "perceived_density", "perceived_velocity", "walls",
+             "agents.preferred"},
+            {"agents.preferred", "agents.route"},
+            run};
 }
 
 }  // namespace ccrowd::sim

@@ -5,6 +5,7 @@
 #include "sim/sim_state.hpp"
 
 #include "kernels/social.hpp"
+#include "kernels/walking_speed.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -146,6 +147,11 @@ SpeedParams SimState::speedParams() const {
     sp.gamma_fd = mp.gamma_fd;
     sp.ahead = aheadCells(mp.perception_radius, grid.h);
     return sp;
+}
+
+WalkingSpeed SimState::walkingSpeed() {
+    return WalkingSpeed{gi, speedParams(), speed.view(ex), perceivedDensity.view(ex), perceivedVelocity.view(ex),
+                        grid.terrain.view(ex), grid.blocked.view(ex), grid.closed_faces.view(ex)};
 }
 
 }  // namespace ccrowd::sim

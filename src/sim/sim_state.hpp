@@ -93,6 +93,10 @@ struct SimState {
     /// Speed-field parameters of the scene (Treuille 2006 §4.2, capped at the
     /// free speed, read a perception radius ahead).
     SpeedParams speedParams() const;
+    /// Speed in a walking direction from this step's speed stage (perceived
+    /// crowd, face speeds, terrain, walls; kernels/walking_speed.hpp), as
+    /// views on the backend's side.
+    WalkingSpeed walkingSpeed();
 };
 
 /// Sets @p prob's sources to @p goal's open cells at the goal's potential.

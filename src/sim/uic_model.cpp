@@ -104,7 +104,7 @@ private:
     void runSeparate(SimState& s) {
         const ModelParams& mp = s.scene.params;
         separate(s.ex, s.agents.views(), s.gi, wallView(s.ex, s.gi, s.walls), mp.d_min, mp.separation_passes,
-                 s.splatWs.sort, separateWs_, largestBodyRadius(s.scene));
+                 s.splatWs.sort, separateWs_, largestBodyRadius(s.scene), s.scene.params.dt);
     }
 
     int factor_ = 1;                        ///< Fine cells per UIC cell side.

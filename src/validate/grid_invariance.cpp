@@ -23,10 +23,8 @@ namespace {
 
 constexpr double kTimeLimit = 400.0;       // give up after this [s]
 constexpr double kHalvingTolerance = 0.05; // evacuation time change allowed when the cells halve
-/// Spread of the mean evacuation times over the angles allowed here. Issue
-/// 12 asks for 5%; the model gives 8.2% (README, "Sub-cell walls and doors"), so
-/// this guards against regressions until that target is met.
-constexpr double kAngleSpreadGuard = 0.10;
+/// Spread of the mean evacuation times over the angles allowed (issue 12).
+constexpr double kAngleSpread = 0.05;
 
 /// JSON of a polygon's points.
 std::string polygonJson(const std::vector<Vec2>& p) {
@@ -140,8 +138,8 @@ GridInvarianceResult gridInvariance(const Exec& ex, const std::vector<double>& a
     r.description = "A 10 m x 10 m room (0.3 m walls, 1 m door, 200 persons) turned by each angle on 0.25 m cells, "
                     "each with several seeds, run until everyone has left; a one-door room (200 persons) and a "
                     "30 m x 20 m room with four 1 m doors (1000 persons) on 0.25 m and 0.125 m cells.";
-    r.source = "Issue 12: the grid must not change the answer. Evacuation times within 5% over the angles (not met "
-               "yet: guarded at 10%), within 5% when the cells halve; no body inside a wall polygon, turned or not";
+    r.source = "Issue 12: the grid must not change the answer. Evacuation times within 5% over the angles and when the "
+               "cells halve; no body inside a wall polygon, turned or not";
 
     // the turned room: every angle with every seed
     r.angles = angles;
@@ -169,10 +167,9 @@ GridInvarianceResult gridInvariance(const Exec& ex, const std::vector<double>& a
         const auto [lo, hi] = std::minmax_element(r.mean_times.begin(), r.mean_times.end());
         const bool all = *lo > 0.0;
         const double spread = all ? *hi / *lo - 1.0 : 1.0;
-        r.check("spread of the mean evacuation time over the angles (issue 12 asks 5%)",
+        r.check("spread of the mean evacuation time over the angles",
                 all ? formatValue(100.0 * spread, 1, "%") : std::string("not everyone left"),
-                "<= " + formatValue(100.0 * kAngleSpreadGuard, 0, "%") + " (regression guard)",
-                all && spread <= kAngleSpreadGuard);
+                "<= " + formatValue(100.0 * kAngleSpread, 0, "%"), all && spread <= kAngleSpread);
     }
 
     // halving the cell size: one door, four doors
