@@ -52,19 +52,17 @@ struct WalkingSpeed {
         return ux * ux * fx + uy * uy * fy;
     }
 
-    /// True when the cells between (i0, j0) and (i1, j1) (inclusive, any
-    /// order) are all open: the reading points of a walker at one corner lie
-    /// on the same floor. A thin wall (closed faces without blocked cells)
-    /// between them is not seen, as the perception window does not stop at
-    /// walls either (speed.hpp).
-    CC_HD bool clear(int i0, int j0, int i1, int j1) const {
+    /// True when the cells of the box from (i, j) to (i + sx a, j + sy a)
+    /// (@p sx, @p sy = +-1, a = p.ahead) are all open: the reading points of a
+    /// walker at its corner lie on the same floor. A thin wall (closed faces
+    /// without blocked cells) between them is not seen, as the perception
+    /// window does not stop at walls either (speed.hpp).
+    CC_HD bool clear(int i, int j, int sx, int sy) const {
         if (!blocked.data) return true;
-        if (i1 < i0) { const int t = i0; i0 = i1; i1 = t; }
-        if (j1 < j0) { const int t = j0; j0 = j1; j1 = t; }
-        for (int j = j0; j <= j1; ++j)
-            for (int i = i0; i <= i1; ++i)
-                if (blocked(i, j)) return false;
-        return true;
+        bool open = true;
+        for (int dj = 0; dj <= p.ahead; ++dj)
+            for (int di = 0; di <= p.ahead; ++di) open &= blocked(i + sx * di, j + sy * dj) == 0;
+        return open;
     }
 
     /// Speed of a walker in open cell (i, j) heading along the unit vector
@@ -75,19 +73,23 @@ struct WalkingSpeed {
         const int sx = ux >= 0.f ? 1 : -1, sy = uy >= 0.f ? 1 : -1;
         const int ai = i + sx * p.ahead, bj = j + sy * p.ahead;
         // next to a wall (a closed face of the walker's cell, a blocked cell among the readings) or the grid's edge: the faces
-        if ((closed.data && closed(i, j)) || ai < 0 || ai >= g.nx || bj < 0 || bj >= g.ny || !clear(i, j, ai, bj))
+        if ((closed.data && closed(i, j)) || ai < 0 || ai >= g.nx || bj < 0 || bj >= g.ny || !clear(i, j, sx, sy))
             return blend(i, j, ux, uy);
-        // density and flow at x + r u: the plane through the cell and its two reading points
+        // density at x + r u: the plane through the cell and its two reading points
         // (first order, exact for fields linear in space)
         const float ax = fabsf(ux), ay = fabsf(uy);
         const float rc = rho(i, j);
         const float r = maxf(rc + ax * (rho(ai, j) - rc) + ay * (rho(i, bj) - rc), 0.f);
-        const Vel2 vc = flow(i, j), vx = flow(ai, j), vy = flow(i, bj);
-        const Vel2 v{vc.x + ax * (vx.x - vc.x) + ay * (vy.x - vc.x), vc.y + ax * (vx.y - vc.y) + ay * (vy.y - vc.y)};
         // terrain of the faces' neighbours, blended as the face speeds are
         const float t = terrain.data ? ux * ux * terrain(i + sx, j) + uy * uy * terrain(i, j + sy) : 1.f;
+        // sparse (most of the floor): the free speed, the flow does not matter (faceSpeed())
+        const float w = weidmannSpeed(p, r);
+        if (!(r > p.rho_min)) return maxf(w * t, p.eps);
+        // the flow at x + r u on the same plane
+        const Vel2 vc = flow(i, j), vx = flow(ai, j), vy = flow(i, bj);
+        const Vel2 v{vc.x + ax * (vx.x - vc.x) + ay * (vy.x - vc.x), vc.y + ax * (vx.y - vc.y) + ay * (vy.y - vc.y)};
         // Treuille 2006 eq. 10 with the walking direction as the normal (faceSpeed())
-        return faceSpeed(p, weidmannSpeed(p, r), r, v, ux, uy, t);
+        return faceSpeed(p, w, r, v, ux, uy, t);
     }
 };
 
