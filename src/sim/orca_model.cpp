@@ -34,7 +34,7 @@ public:
              {"agents.velocity"}, [this](SimState& st) { runOrca(st); }},
             {"agents", StagePhase::Move, {"agents.velocity", "walls"}, {"agents.position"},
              [](SimState& st) { runAdvect(st); }},
-            {"separate", StagePhase::Move, {"agents.position", "walls"}, {"agents.position"},
+            {"separate", StagePhase::Move, {"agents.position", "agents.velocity", "walls"}, {"agents.position", "agents.velocity"},
              [this](SimState& st) { runSeparate(st); }},
         };
     }

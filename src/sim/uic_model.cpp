@@ -43,7 +43,7 @@ public:
              {"pressure"}, [this](SimState& st) { runPressure(st); }},
             {"agents", StagePhase::Move, {"agents.preferred", "pressure", "walls"}, {"agents.velocity", "agents.position"},
              [this](SimState& st) { runAgents(st); }},
-            {"separate", StagePhase::Move, {"agents.position", "walls"}, {"agents.position"},
+            {"separate", StagePhase::Move, {"agents.position", "agents.velocity", "walls"}, {"agents.position", "agents.velocity"},
              [this](SimState& st) { runSeparate(st); }},
         };
     }
