@@ -52,6 +52,11 @@ struct WalkingSpeed {
         return ux * ux * fx + uy * uy * fy;
     }
 
+    /// Value at x + r u on the plane through a cell's value @p c and its two
+    /// reading points' @p a (along x) and @p b (along y), @p ax, @p ay = |u|'s
+    /// components (first order, exact for fields linear in space).
+    CC_HD static float plane(float c, float a, float b, float ax, float ay) { return c + ax * (a - c) + ay * (b - c); }
+
     /// True when the cells of the box from (i, j) to (i + sx a, j + sy a)
     /// (@p sx, @p sy = +-1, a = p.ahead) are all open: the reading points of a
     /// walker at its corner lie on the same floor. A thin wall (closed faces
@@ -76,18 +81,16 @@ struct WalkingSpeed {
         if ((closed.data && closed(i, j)) || ai < 0 || ai >= g.nx || bj < 0 || bj >= g.ny || !clear(i, j, sx, sy))
             return blend(i, j, ux, uy);
         // density at x + r u: the plane through the cell and its two reading points
-        // (first order, exact for fields linear in space)
         const float ax = fabsf(ux), ay = fabsf(uy);
-        const float rc = rho(i, j);
-        const float r = maxf(rc + ax * (rho(ai, j) - rc) + ay * (rho(i, bj) - rc), 0.f);
+        const float r = maxf(plane(rho(i, j), rho(ai, j), rho(i, bj), ax, ay), 0.f);
         // terrain of the faces' neighbours, blended as the face speeds are
         const float t = terrain.data ? ux * ux * terrain(i + sx, j) + uy * uy * terrain(i, j + sy) : 1.f;
         // sparse (most of the floor): the free speed, the flow does not matter (faceSpeed())
         const float w = weidmannSpeed(p, r);
         if (!(r > p.rho_min)) return maxf(w * t, p.eps);
         // the flow at x + r u on the same plane
-        const Vel2 vc = flow(i, j), vx = flow(ai, j), vy = flow(i, bj);
-        const Vel2 v{vc.x + ax * (vx.x - vc.x) + ay * (vy.x - vc.x), vc.y + ax * (vx.y - vc.y) + ay * (vy.y - vc.y)};
+        const Vel2 vc = flow(i, j), va = flow(ai, j), vb = flow(i, bj);
+        const Vel2 v{plane(vc.x, va.x, vb.x, ax, ay), plane(vc.y, va.y, vb.y, ax, ay)};
         // Treuille 2006 eq. 10 with the walking direction as the normal (faceSpeed())
         return faceSpeed(p, w, r, v, ux, uy, t);
     }
