@@ -1,9 +1,9 @@
 /// @file models_compared.cpp
 /// The operational models side by side (issue 14, Deliver 2): every model
 /// behind model.local walks RiMEA tests 1 and 6 (criteria), and the
-/// fundamental diagram and the room exit's door flow are measured per model
-/// and reported against Weidmann's curve and the 1.0-2.0 persons/(m s)
-/// band, on one plot and one table.
+/// fundamental diagram is measured per model and reported against
+/// Weidmann's curve, and the room exit's door flow is held to the 1.0-2.0
+/// persons/(m s) band the uic passes (issue 14), on one plot and one table.
 
 #include <algorithm>
 #include <string>
@@ -32,8 +32,8 @@ ModelsResult compareModels(const Exec& ex, const std::vector<std::string>& model
     r.title = "Operational models compared";
     r.description = "Every operational model (model.local) other than uic walks RiMEA tests 1 and 6 and holds the "
                     "density corridors of the fundamental diagram; the room exit's door flow is measured per model. "
-                    "RiMEA 1 and 6 and a crowd that slows as it densifies are criteria; the fundamental diagram against "
-                    "Weidmann's +-25% and the door flow against 1.0-2.0 persons/(m s) are reported, not counted.";
+                    "RiMEA 1 and 6, a crowd that slows as it densifies and the door flow within 1.0-2.0 persons/(m s) "
+                    "are criteria; the fundamental diagram against Weidmann's +-25% is reported, not counted.";
     r.source = "RiMEA guideline tests 1 and 6; Weidmann 1993; door flow as in the door-flow cases";
     // uic first, from the runs its own cases made
     r.models.push_back("uic");
@@ -60,8 +60,9 @@ ModelsResult compareModels(const Exec& ex, const std::vector<std::string>& model
                         formatValue(sparse, 3, "m/s") + " at " + formatValue(pts.front().target, 1),
                     "> 0 at every density, densest < 0.25 x sparsest", moving && dense < 0.25 * sparse);
         }
-        // the door: reported
+        // the door: the band the uic passes (its criteria count here)
         r.door.push_back(roomExitFlow(ex, m));
+        adopt(r, r.door.back());
     }
     r.wall_seconds = clock.seconds();
     return r;

@@ -166,8 +166,8 @@ std::string reportMarkdown(const ValidationResults& results, const ReportInfo& i
     md << "\n";
     md << "### Operational models\n\n![Fundamental diagram per operational model](" << kModelsPng
        << ")\n\nThe same density corridors and the same room exit under every operational model (model.local). "
-          "Reported, not counted: the criteria of this comparison are RiMEA 1 and 6 and a crowd that slows as it "
-          "densifies (case \"Operational models compared\").\n\n";
+          "The fundamental diagram is reported, not counted; the criteria of this comparison are RiMEA 1 and 6, a "
+          "crowd that slows as it densifies and the door flow (case \"Operational models compared\").\n\n";
     md << "| model | speed vs Weidmann at 0.5 / 1 / ... / 5 persons/m^2 | within 25% at | room exit: specific flow "
           "[persons/(m s)] (allowed 1.0-2.0) |\n|---|---|---|---|\n";
     const ModelsResult& mr = results.models;
