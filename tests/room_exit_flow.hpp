@@ -4,8 +4,11 @@
 /// model, measured as `ccrowd validate` does (between 10% and 70% out).
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "ccrowd/config.hpp"
 #include "ccrowd/scene.hpp"
@@ -27,6 +30,16 @@ inline double roomExitDoorFlow(const std::string& local) {
     for (const ExitRecord& e : sim.exits()) t.push_back(e.time);
     std::sort(t.begin(), t.end());
     return 120.0 / (t[139] - t[19]);
+}
+
+/// Expects roomExitDoorFlow(@p local) within the 1.0-2.0 persons/(m s)
+/// that people reach through a 1 m door, and prints it.
+inline void expectPedestrianDoorFlow(const std::string& local) {
+    const double flow = roomExitDoorFlow(local);
+    ASSERT_GT(flow, 0.0) << local << ": 70% not out by t = 300 s";
+    std::printf("[ measured ] %s, 1 m door: %.2f persons/(m s)\n", local.c_str(), flow);
+    EXPECT_GE(flow, 1.0) << local;
+    EXPECT_LE(flow, 2.0) << local;
 }
 
 }  // namespace ccrowd::test
