@@ -93,7 +93,7 @@ struct ZonesVelocityKernel {
         if (rs > cap) { rx *= cap / rs; ry *= cap / rs; }
         // preferred velocity plus repulsion, clamped to the preferred speed (at most the free speed)
         float vx = pvx + rx, vy = pvy + ry;
-        const float free = a.vmax[k] > 0.f ? a.vmax[k] : 0.f, vmax = pref < free ? pref : free;
+        const float freeSpeed = a.vmax[k] > 0.f ? a.vmax[k] : 0.f, vmax = pref < freeSpeed ? pref : freeSpeed;
         const float sp = sqrtf(vx * vx + vy * vy);
         if (sp > vmax) { vx *= vmax / sp; vy *= vmax / sp; }
         a.vx[k] = vx;
