@@ -41,14 +41,17 @@ struct TileBuffers {
                 const bool halo = i < 0 || j < 0 || i >= w || j >= h;
                 const float r = u(rng);
                 phi[k] = r < 0.3f ? kInf : val(rng);
-                // halo: open (clean) or fixed; tile: dirty, clean or blocked
+                // halo: open (clean) or fixed; tile: dirty, clean or blocked; some closed N / E faces
                 state[k] = halo ? (r < 0.8f ? kFimClean : kFimFixed) : (r < 0.5f ? kFimDirty : r < 0.9f ? kFimClean : kFimFixed);
                 if (!halo && state[k] == kFimFixed) phi[k] = kInf;
+                const float shut = u(rng);
+                if (shut < 0.1f) state[k] |= kFimShutN;
+                else if (shut < 0.2f) state[k] |= kFimShutE;
             }
         for (FaceCost& f : cost) f = FaceCost{c(rng), c(rng), c(rng), c(rng)};
     }
     FimTileMem mem(float cell) {
-        return FimTileMem{phi.data() + 1 + pitch, state.data() + 1 + pitch, pitch, cost.data(), w, w, h, cell, 1e-6f};
+        return FimTileMem{phi.data() + 1 + pitch, state.data() + 1 + pitch, pitch, cost.data(), w, w, h, cell, 1e-6f, 0.3f * cell};
     }
 };
 
@@ -69,7 +72,7 @@ TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
                 << sz[0] << "x" << sz[1] << " trial " << trial;
             ASSERT_EQ(a.state, b.state) << sz[0] << "x" << sz[1] << " trial " << trial;
             ASSERT_EQ(ra.updates, rb.updates);
-            for (int k = 0; k < 5; ++k) ASSERT_EQ(0, std::memcmp(&ra.key[k], &rb.key[k], sizeof(float))) << "key " << k;
+            for (int k = 0; k < kFimSlots; ++k) ASSERT_EQ(0, std::memcmp(&ra.key[k], &rb.key[k], sizeof(float))) << "key " << k;
             changed += ra.updates > 0 ? 1 : 0;
         }
     // the random tiles did work: the comparison was not of untouched tiles
@@ -78,19 +81,29 @@ TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
 
 /// The CPU initialises the padded arrays a row at a time (launch.hpp's row
 /// hook), CUDA a cell at a time: both give the same potentials and states,
-/// on a grid whose border, blocked and open cells all occur, with 2 fields.
+/// on a grid whose border, blocked and open cells and closed faces all
+/// occur, with 2 fields of different costs.
 TEST(FimInit, RowAndCellCallsGiveTheSameArrays) {
     const FimGrid g = makeFimGrid(37, 23, 0.5f, 1e-6f);
     std::mt19937 rng(20261128u);
     std::vector<std::uint8_t> blocked(static_cast<std::size_t>(g.nx) * g.ny);
     for (std::uint8_t& b : blocked) b = rng() % 4 == 0 ? 1 : 0;
     const int fields = 2, rows = fields * (g.ny + 2);
+    // per field: costs with some closed N and E faces
+    std::vector<std::vector<FaceCost>> costs(fields, std::vector<FaceCost>(blocked.size(), FaceCost{1.f, 1.f, 1.f, 1.f}));
+    for (auto& field : costs)
+        for (FaceCost& c : field) {
+            if (rng() % 5 == 0) c.n = kInf;
+            if (rng() % 5 == 0) c.e = kInf;
+        }
+    const FaceCost* costOf[2] = {costs[0].data(), costs[1].data()};
     const std::size_t n = static_cast<std::size_t>(g.paddedSize()) * fields;
     std::vector<float> phiRow(n, 7.f), phiCell(n, 7.f);
     std::vector<FimState> stRow(n, 99), stCell(n, 99);
     FimSchedView v;
     v.g = g;
     v.fields = fields;
+    v.cost = costOf;
     for (bool keep : {false, true}) {
         v.phi = phiRow.data();
         v.state = stRow.data();
@@ -104,17 +117,25 @@ TEST(FimInit, RowAndCellCallsGiveTheSameArrays) {
         EXPECT_EQ(0, std::memcmp(phiRow.data(), phiCell.data(), n * sizeof(float))) << "keepPhi " << keep;
         EXPECT_EQ(stRow, stCell) << "keepPhi " << keep;
     }
-    // what they agree on is right: border fixed, blocked fixed, open clean
-    int fixed = 0, clean = 0;
+    // what they agree on is right: border fixed, blocked fixed, open clean,
+    // and every grid cell's closed N and E faces, per field
+    int fixed = 0, clean = 0, shut = 0;
     for (int f = 0; f < fields; ++f)
         for (int j = -1; j <= g.ny; ++j)
             for (int i = -1; i <= g.nx; ++i) {
                 const FimState s = stRow[static_cast<std::size_t>(f * g.paddedSize() + g.padded(i, j))];
                 const bool border = i < 0 || j < 0 || i >= g.nx || j >= g.ny;
                 const bool open = !border && !blocked[static_cast<std::size_t>(g.cell(i, j))];
-                EXPECT_EQ(open ? kFimClean : kFimFixed, s) << f << " " << i << " " << j;
+                FimState faces = 0;
+                if (!border) {
+                    const FaceCost& c = costs[static_cast<std::size_t>(f)][static_cast<std::size_t>(g.cell(i, j))];
+                    faces = static_cast<FimState>((std::isinf(c.n) ? kFimShutN : 0) | (std::isinf(c.e) ? kFimShutE : 0));
+                }
+                EXPECT_EQ((open ? kFimClean : kFimFixed) | faces, s) << f << " " << i << " " << j;
                 (open ? clean : fixed) += 1;
+                shut += faces != 0 ? 1 : 0;
             }
+    EXPECT_GT(shut, g.nx * g.ny / 4);
     EXPECT_GT(fixed, 2 * (g.nx + g.ny));
     EXPECT_GT(clean, g.nx * g.ny / 2);
     EXPECT_TRUE(std::isinf(phiRow[static_cast<std::size_t>(g.padded(3, 4))])) << "cold: +inf";
@@ -197,11 +218,22 @@ double worstPendingDrop(const Scene& s, const Field<float>& phi, float tol) {
     double worst = 0.0;
     std::vector<std::uint8_t> source(s.cost.size(), 0);
     for (const EikonalSource& src : s.sources) source[src.i + src.j * s.nx()] = 1;
-    auto at = [&](int i, int j) { return i < 0 || j < 0 || i >= s.nx() || j >= s.ny() ? kInf : phi(i, j); };
+    auto inside = [&](int i, int j) { return i >= 0 && j >= 0 && i < s.nx() && j < s.ny(); };
+    auto at = [&](int i, int j) { return inside(i, j) ? phi(i, j) : kInf; };
+    // a triangle: its axis neighbour (i + di, j + dj) open, and that cell's face @p face (FaceCost member) open
+    auto tri = [&](int i, int j, float FaceCost::*face, unsigned bit) {
+        return inside(i, j) && s.open(i, j) && std::isfinite(s.cost(i, j).*face) ? bit : 0u;
+    };
     for (int j = 0; j < s.ny(); ++j)
         for (int i = 0; i < s.nx(); ++i) {
             if (!s.open(i, j) || source[i + j * s.nx()]) continue;
-            const float nw = eikonalUpdate(at(i + 1, j), at(i - 1, j), at(i, j + 1), at(i, j - 1), s.cost(i, j), s.h);
+            EikonalStencil n{at(i + 1, j), at(i - 1, j), at(i, j + 1), at(i, j - 1),
+                             at(i + 1, j + 1), at(i - 1, j + 1), at(i - 1, j - 1), at(i + 1, j - 1), 0u};
+            n.tri = tri(i + 1, j, &FaceCost::n, kTriENE) | tri(i + 1, j, &FaceCost::s, kTriESE) |
+                    tri(i - 1, j, &FaceCost::n, kTriWNW) | tri(i - 1, j, &FaceCost::s, kTriWSW) |
+                    tri(i, j + 1, &FaceCost::e, kTriNNE) | tri(i, j + 1, &FaceCost::w, kTriNNW) |
+                    tri(i, j - 1, &FaceCost::e, kTriSSE) | tri(i, j - 1, &FaceCost::w, kTriSSW);
+            const float nw = eikonalUpdate8(n, s.cost(i, j), s.h);
             if (!(nw < phi(i, j))) continue;
             worst = std::max(worst, (phi(i, j) - nw) / static_cast<double>(eikonalTolerance(nw, tol, s.h)));
         }
