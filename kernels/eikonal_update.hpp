@@ -99,7 +99,7 @@ CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const F
 /// With delta = a - d: a + F when delta <= 0 (t = 0), d + sqrt(2) F when
 /// delta^2 >= F^2 / 2 (t = 1), else a + sqrt(F^2 - delta^2). Monotone
 /// non-decreasing in a and d, continuous, +inf when both are +inf.
-CC_HD inline float eikonalTriangle(float a, float d, float F) {
+CC_HD CC_FORCEINLINE float eikonalTriangle(float a, float d, float F) {
     const float delta = a - d;  // +inf when only d is known: t = 1
     if (!(delta > 0.f)) return a + F;
     if (delta * delta >= 0.5f * F * F) return d + 1.41421356f * F;
@@ -135,13 +135,15 @@ struct EikonalStencil {
 /// lie between; the same on every face when the costs are isotropic). Each
 /// triangle is at least d + F: none can beat r when d + F >= r, and none is
 /// evaluated then.
-CC_HD inline float eikonalDiagonal(float r, float a, float ca, bool useA, float b, float cb, bool useB, float d, float h) {
+CC_HD CC_FORCEINLINE float eikonalDiagonal(float r, float a, float ca, bool useA, float b, float cb, bool useB, float d, float h) {
     if (!(ca < INFINITY) || !(cb < INFINITY)) return r;
     const float F = maxf(ca, cb) * h;
     if (!(d + F < r)) return r;
-    if (useA) r = minf(r, eikonalTriangle(a, d, F));
-    if (useB) r = minf(r, eikonalTriangle(b, d, F));
-    return r;
+    // both triangles cost F and eikonalTriangle never falls as its axis
+    // value rises: the lower usable axis neighbour's triangle is the lower
+    const float lo = minf(useA ? a : INFINITY, useB ? b : INFINITY);
+    if (!(useA || useB)) return r;
+    return minf(r, eikonalTriangle(lo, d, F));
 }
 
 /// Potential of cell M from its eight neighbours: the 4-neighbour Godunov
@@ -151,7 +153,7 @@ CC_HD inline float eikonalDiagonal(float r, float a, float ca, bool useA, float 
 /// cells from a point source; with the diagonals the largest deviation is
 /// about 0.3%, at 22.5 degrees (tests/test_eikonal_accuracy.cpp). Monotone
 /// in every neighbour, so FIM and FMM reach the same unique solution.
-CC_HD inline float eikonalUpdate8(const EikonalStencil& p, const FaceCost& c, float h) {
+CC_HD CC_FORCEINLINE float eikonalUpdate8(const EikonalStencil& p, const FaceCost& c, float h) {
     float r = eikonalUpdate(p.e, p.w, p.n, p.s, c, h);
     r = eikonalDiagonal(r, p.e, c.e, p.tri & kTriENE, p.n, c.n, p.tri & kTriNNE, p.ne, h);
     r = eikonalDiagonal(r, p.w, c.w, p.tri & kTriWNW, p.n, c.n, p.tri & kTriNNW, p.nw, h);

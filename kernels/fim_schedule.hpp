@@ -17,15 +17,13 @@
 ///   restricted to cells marked dirty (the cell-level active list of Jeong &
 ///   Whitaker 2008 §3), until no dirty cell is left behind the sweep front or
 ///   the sweep budget is spent; only then does the tile report its edges and
-///   corners. Cells are visited by anti-diagonals, a warp updating one
-///   diagonal's cells in parallel and a CPU thread row by row (the parallel
-///   order of Detrixhe, Gibou & Min 2013, "A parallel fast sweeping method
-///   for the eikonal equation"). Two cells of one diagonal are never
-///   4-neighbours but may be diagonal neighbours: a cell reads its neighbour
-///   on its own diagonal as it was before the sweep (the warp reads before
-///   any lane writes; the CPU thread keeps the previous row as it was), and
-///   a drop marks that neighbour for the next sweep, so both orders give
-///   identical results.
+///   corners. A CPU thread visits a tile row by row, a warp front by front
+///   (fronts f = DI i + 2 DJ j: the cells of one front are never
+///   8-neighbours, so a warp updates them in parallel, and every pair of
+///   neighbours is visited in the same order as row by row, so both give
+///   identical results; the parallel order of Detrixhe, Gibou & Min 2013,
+///   "A parallel fast sweeping method for the eikonal equation", for an
+///   8-neighbour stencil).
 /// - Value-ordered tile selection: a phase runs only tiles whose incoming
 ///   potential lies within a band above the lowest one, a coarse fast-marching
 ///   order over tiles (the group ordering of Hong & Jeong 2016, "A group-ordered
@@ -78,8 +76,6 @@ enum FimCellState : uint8_t {
     kFimFixed = 2,  ///< Padding border, blocked or source: never updated.
     kFimRaise = 4,  ///< Warm start, raise pass: a value it may rest on was raised (may be unsupported).
     kFimLower = 8,  ///< Warm start, raise pass: raised to +inf; lowered again in the lowering pass.
-    kFimSideA = 16, ///< Marked by a diagonal neighbour on the cell's own sweep diagonal: run in the next sweep (even sweeps' marks).
-    kFimSideB = 32, ///< The same for odd sweeps' marks.
     kFimShutN = 64, ///< The cell's face towards (i, j+1) is closed (its cost is +inf); set at init, never changed.
     kFimShutE = 128 ///< The cell's face towards (i+1, j) is closed; set at init, never changed.
 };
@@ -277,51 +273,39 @@ CC_HD inline int fimHaloSlot(int i, int j, int w, int h) {
 }
 
 /// The work of one cell (i, j) (tile-local) in a sweep in direction
-/// (DI, DJ), in two halves: load reads (the cell's marks, cleared; its
-/// value; its eight neighbours) and computes the shared 8-neighbour update
-/// (eikonal_update.hpp), commit writes (the cell's value; marks on its
-/// neighbours). A dirty cell keeps the minimum; a significant drop marks
-/// the neighbours above the new value dirty (only those can drop in turn).
-/// A mark behind the sweep front (on the upwind side, already passed)
-/// means another sweep; a mark on a halo cell goes to the report for that
-/// edge or corner.
+/// (DI, DJ). A dirty cell is updated with the shared 8-neighbour update
+/// (eikonal_update.hpp) and keeps the minimum; a significant drop marks the
+/// neighbours above the new value dirty (only those can drop in turn). A
+/// mark behind the sweep front (on a cell the sweep has passed) means
+/// another sweep; a mark on a halo cell goes to the report for that edge or
+/// corner.
 ///
-/// In a sweep in direction (DI, DJ) every order that visits (i - DI, j),
-/// (i, j - DJ) and (i - DI, j - DJ) before (i, j), and (i + DI, j),
-/// (i, j + DJ) and (i + DI, j + DJ) after it, gives the same values, marks
-/// and counts, provided (i, j) reads its two neighbours on its own
-/// anti-diagonal, (i + DI, j - DJ) and (i - DI, j + DJ), as they were
-/// before the sweep, and marks them for the next sweep (side bits): the
-/// upwind neighbours are final for this sweep and the downwind ones not yet
-/// touched. Row by row (a CPU thread: contiguous memory, the previous row
-/// kept as it was) and diagonal by diagonal (a warp: a diagonal's cells on
-/// the lanes, all loads before any commit) are two such orders (Detrixhe,
-/// Gibou & Min 2013, §3).
+/// The cell reads its eight neighbours and its own state, and writes its
+/// own value and state and its neighbours' states. In a sweep in direction
+/// (DI, DJ) every order that visits the three cells of row j - DJ beside
+/// (i, j) and (i - DI, j) before (i, j), and (i + DI, j) and the three of
+/// row j + DJ after it, gives the same values, marks and counts: those
+/// orders agree on every pair of cells that read or mark each other. Row
+/// by row (a CPU thread: contiguous memory) and front by front with
+/// f = DI i + 2 DJ j (a warp: a front's cells, two or more columns apart,
+/// on the lanes; the three cells of row j - DJ lie on fronts f - 3 .. f - 1,
+/// (i - DI, j) on f - 1) are two such orders (the parallel order of
+/// Detrixhe, Gibou & Min 2013, §3, for an 8-neighbour stencil).
 template <int DI, int DJ, int MODE>
 struct FimSweepCell {
     FimTileMem m;
     FimTileReport* r;  ///< This lane's report.
     bool* behind;      ///< This lane's "marked a cell behind the front".
     float* behindMin;  ///< Lowest potential that did.
-    FimState runBits;  ///< The marks a cell runs on in this sweep: kBit and this sweep's side bit.
-    FimState sideNext; ///< The side bit of marks for the next sweep.
 
     static constexpr FimState kBit = MODE == kFimRaising ? kFimRaise : kFimDirty;
-
-    /// What load read and computed, for commit.
-    struct Step {
-        EikonalStencil n;  ///< The neighbours as read.
-        float old;         ///< The cell's value before.
-        float nw;          ///< The update.
-        bool run;          ///< The cell was marked.
-    };
 
     /// True when some cell of tile row @p j is marked now (a team may skip
     /// a row without: none of its cells would do anything).
     CC_HD bool rowHasDirty(int j) const {
         const FimState* st = m.state + j * m.pitch;
         unsigned any = 0;
-        for (int i = 0; i < m.w; ++i) any |= st[i] & runBits;
+        for (int i = 0; i < m.w; ++i) any |= st[i] & kBit;
         return any != 0;
     }
 
@@ -330,65 +314,19 @@ struct FimSweepCell {
     /// have a finite value).
     CC_HD static bool open(const FimState* st, const float* p, int d) { return !(st[d] & kFimFixed) || p[d] < INFINITY; }
 
-    /// First half: clears the cell's marks and computes its update;
-    /// @p side is the potential of (i + DI, j - DJ) before this sweep.
-    CC_HD Step load(int i, int j, float side) const {
-        Step s;
-        const int pitch = m.pitch;
-        const int q = i + j * pitch;
-        FimState* st = m.state + q;
-        const FimState mine = *st;
-        s.run = (mine & runBits) != 0;
-        if (!s.run) return s;
-        *st = static_cast<FimState>(mine & ~runBits);
-        // the eight neighbours; the one on this cell's diagonal upwind row as before the sweep
-        const float* p = m.phi + q;
-        s.n.e = p[1]; s.n.w = p[-1]; s.n.n = p[pitch]; s.n.s = p[-pitch];
-        s.n.ne = (DI > 0 && DJ < 0) ? side : p[pitch + 1];
-        s.n.nw = (DI < 0 && DJ < 0) ? side : p[pitch - 1];
-        s.n.sw = (DI < 0 && DJ > 0) ? side : p[-pitch - 1];
-        s.n.se = (DI > 0 && DJ > 0) ? side : p[1 - pitch];
-        // triangles: axis neighbour open, its face towards the diagonal open
-        // (a face between two cells as the lower or left cell's bit holds it)
-        const bool e = open(st, p, 1), w = open(st, p, -1), n = open(st, p, pitch), so = open(st, p, -pitch);
-        const FimState shutE = st[1], shutW = st[-1], shutN = st[pitch], shutS = st[-pitch];
-        const FimState shutNW = st[pitch - 1], shutSW = st[-pitch - 1], shutSE = st[1 - pitch];
-        s.n.tri = (e && !(shutE & kFimShutN) ? kTriENE : 0u) | (n && !(shutN & kFimShutE) ? kTriNNE : 0u) |
-                  (w && !(shutW & kFimShutN) ? kTriWNW : 0u) | (n && !(shutNW & kFimShutE) ? kTriNNW : 0u) |
-                  (w && !(shutSW & kFimShutN) ? kTriWSW : 0u) | (so && !(shutSW & kFimShutE) ? kTriSSW : 0u) |
-                  (e && !(shutSE & kFimShutN) ? kTriESE : 0u) | (so && !(shutS & kFimShutE) ? kTriSSE : 0u);
-        s.old = *p;
-        // marked only by a diagonal neighbour on its sweep diagonal (lowering):
-        // it can drop only through a diagonal, to no less than that diagonal's
-        // value plus a cell's least cost (eikonalDiagonal); skip when none can
-        // take it below its value (0.1% of a cell's cost for rounding)
-        if (MODE == kFimLowering && !(mine & kBit)) {
-            const float lo = minf(minf(s.n.ne, s.n.nw), minf(s.n.sw, s.n.se));
-            if (!(lo + 0.999f * m.reach < s.old)) {
-                s.run = false;
-                return s;
-            }
-        }
-        s.nw = eikonalUpdate8(s.n, m.cost[i + j * m.costPitch], m.cell);
-        return s;
-    }
-
     /// Marks neighbour (i + di, j + dj) of the cell at (i, j), whose value
-    /// was @p v: a halo cell for its edge's or corner's report, a cell on
-    /// the cell's own diagonal for the next sweep, any other for this pass.
+    /// was @p v: a halo cell for its edge's or corner's report, a cell the
+    /// sweep has passed (row j - DJ, or (i - DI, j)) for another sweep.
     CC_HD void mark(int i, int j, int di, int dj, float v, bool& back) const {
         const int ti = i + di, tj = j + dj;
         FimState* t = m.state + ti + tj * m.pitch;
+        if (!fimMark(t, kBit)) return;
         if (ti < 0 || tj < 0 || ti >= m.w || tj >= m.h) {
-            if (fimMark(t, kBit)) r->key[fimHaloSlot(ti, tj, m.w, m.h)] = minf(r->key[fimHaloSlot(ti, tj, m.w, m.h)], v);
+            const int slot = fimHaloSlot(ti, tj, m.w, m.h);
+            r->key[slot] = minf(r->key[slot], v);
             return;
         }
-        const bool sideways = (di == DI && dj == -DJ) || (di == -DI && dj == DJ);
-        if (sideways) {
-            back |= fimMark(t, sideNext);
-            return;
-        }
-        if (fimMark(t, kBit)) back |= di * DI + dj * DJ < 0;
+        back |= dj == -DJ || (dj == 0 && di == -DI);
     }
 
     /// Marks the neighbours whose value in @p n lies above @p v (and, when
@@ -411,138 +349,114 @@ struct FimSweepCell {
         if (aboveDiag(n.se)) mark(i, j, 1, -1, v, back);
     }
 
-    /// Second half: writes the cell's new value and marks its neighbours.
-    CC_HD void commit(int i, int j, const Step& s) const {
-        if (!s.run) return;
-        ++r->updates;
-        const int q = i + j * m.pitch;
-        float* p = m.phi + q;
+    CC_HD CC_FORCEINLINE void operator()(int i, int j) const {
+        // locals: the state stores below are byte stores, which may alias
+        // anything, so members and neighbours read once stay in registers
+        const int pitch = m.pitch;
+        const int q = i + j * pitch;
         FimState* st = m.state + q;
+        const FimState mine = *st;
+        if (!(mine & kBit)) return;
+        *st = static_cast<FimState>(mine & ~kBit);
+        // the eight neighbours, and the triangles that may carry the front:
+        // axis neighbour open, its face towards the diagonal open (a face
+        // between two cells as the lower or left cell's bit holds it)
+        float* p = m.phi + q;
+        EikonalStencil n;
+        n.e = p[1]; n.w = p[-1]; n.n = p[pitch]; n.s = p[-pitch];
+        n.ne = p[pitch + 1]; n.nw = p[pitch - 1]; n.sw = p[-pitch - 1]; n.se = p[1 - pitch];
+        const bool oe = open(st, p, 1), ow = open(st, p, -1), on = open(st, p, pitch), os = open(st, p, -pitch);
+        const FimState sE = st[1], sW = st[-1], sN = st[pitch], sS = st[-pitch];
+        const FimState sNW = st[pitch - 1], sSW = st[-pitch - 1], sSE = st[1 - pitch];
+        n.tri = (oe && !(sE & kFimShutN) ? kTriENE : 0u) | (on && !(sN & kFimShutE) ? kTriNNE : 0u) |
+                (ow && !(sW & kFimShutN) ? kTriWNW : 0u) | (on && !(sNW & kFimShutE) ? kTriNNW : 0u) |
+                (ow && !(sSW & kFimShutN) ? kTriWSW : 0u) | (os && !(sSW & kFimShutE) ? kTriSSW : 0u) |
+                (oe && !(sSE & kFimShutN) ? kTriESE : 0u) | (os && !(sS & kFimShutE) ? kTriSSE : 0u);
+        const float old = *p;
+        const float nw = eikonalUpdate8(n, m.cost[i + j * m.costPitch], m.cell);
+        ++r->updates;
         bool back = false;
         float v;
         if (MODE == kFimRaising) {
             // raise (warm start): a value below what its neighbours now give
             // is unsupported; it goes to +inf, and the neighbours above it
             // (only those can have rested on it) are checked in turn
-            if (!(s.nw - s.old > eikonalTolerance(s.old, m.tol, m.cell))) return;  // (nw may be +inf: all support gone)
+            if (!(nw - old > eikonalTolerance(old, m.tol, m.cell))) return;  // (nw may be +inf: all support gone)
             *p = INFINITY;
             *st = static_cast<FimState>(*st | kFimLower);
-            v = s.old;
-            markAbove(i, j, s.n, v, true, back);
+            v = old;
+            markAbove(i, j, n, v, true, back);
         } else {
             // lower: keep the minimum; a significant drop lets the neighbours
             // above the new value drop in turn
-            if (!(s.nw < s.old)) return;
-            *p = s.nw;
-            if (!(s.old - s.nw > eikonalTolerance(s.nw, m.tol, m.cell))) return;
-            v = s.nw;
-            markAbove(i, j, s.n, v, false, back);
+            if (!(nw < old)) return;
+            *p = nw;
+            if (!(old - nw > eikonalTolerance(nw, m.tol, m.cell))) return;
+            v = nw;
+            markAbove(i, j, n, v, false, back);
         }
         if (back) { *behind = true; *behindMin = minf(*behindMin, v); }
     }
 };
 
-/// Turns the side marks @p side left after a tile's last sweep into marks
-/// @p bit of the pass, for the tile's next activation; cell (i, j).
-struct FimSideToPass {
-    FimTileMem m;
-    FimState side, bit;
-    CC_HD void operator()(int i, int j) const {
-        FimState* st = m.state + i + j * m.pitch;
-        if (*st & side) *st = static_cast<FimState>((*st & ~side) | bit);
-    }
-};
-
-/// Cell of a w x h tile at position @p u of diagonal @p d in the sweep
-/// direction (DI, DJ): the diagonal order's visit of the u-th cell, with
-/// u in [fimDiagonalBegin(d, h), fimDiagonalEnd(d, w)].
-CC_HD inline int fimDiagonalBegin(int d, int h) { return d - (h - 1) > 0 ? d - (h - 1) : 0; }
-CC_HD inline int fimDiagonalEnd(int d, int w) { return d < w - 1 ? d : w - 1; }
+/// Front order of a w x h tile in sweep direction (DI, DJ): with ii, jj
+/// counted from the sweep's start corner, cell (ii, jj) lies on front
+/// f = ii + 2 jj, f in [0, (w - 1) + 2 (h - 1)]; front f holds the cells
+/// jj in [fimFrontFirst(f, w), fimFrontLast(f, h)] (at most 16 in a
+/// 32-wide tile, one per lane).
+CC_HD inline int fimFrontFirst(int f, int w) { return f - (w - 1) > 0 ? (f - (w - 1) + 1) / 2 : 0; }
+CC_HD inline int fimFrontLast(int f, int h) { return f / 2 < h - 1 ? f / 2 : h - 1; }
 template <int DI, int DJ>
-CC_HD inline void fimDiagonalCell(int w, int h, int d, int u, int& i, int& j) {
-    i = DI > 0 ? u : w - 1 - u;
-    j = DJ > 0 ? d - u : h - 1 - (d - u);
+CC_HD inline void fimFrontCell(int w, int h, int f, int jj, int& i, int& j) {
+    const int ii = f - 2 * jj;
+    i = DI > 0 ? ii : w - 1 - ii;
+    j = DJ > 0 ? jj : h - 1 - jj;
 }
 
-/// One sweep in direction (DI, DJ) over the tile's marked cells, the
-/// @p s-th of the tile's activation (its parity picks the side bits). Team
-/// visits the cells in an order FimSweepCell allows (rows on a CPU thread,
-/// diagonals on a warp) and answers whether any lane marked behind. Returns
-/// that answer; the lane's behind-minimum goes to r.key[kFimToSelf].
+/// One sweep in direction (DI, DJ) over the tile's dirty cells. Team visits
+/// the cells in an order FimSweepCell allows (rows on a CPU thread, fronts
+/// on a warp) and answers whether any lane marked behind. Returns that
+/// answer; the lane's behind-minimum goes to r.key[kFimToSelf].
 template <int DI, int DJ, int MODE, class Team>
-CC_HD bool fimSweep(const Team& team, const FimTileMem& m, FimTileReport& r, int s) {
-    using Cell = FimSweepCell<DI, DJ, MODE>;
+CC_HD bool fimSweep(const Team& team, const FimTileMem& m, FimTileReport& r) {
     bool behind = false;
     float behindMin = INFINITY;
-    const FimState cur = (s & 1) ? kFimSideB : kFimSideA, next = (s & 1) ? kFimSideA : kFimSideB;
-    team.template sweep<DI, DJ>(m.w, m.h, Cell{m, &r, &behind, &behindMin, static_cast<FimState>(Cell::kBit | cur), next});
+    team.template sweep<DI, DJ>(m.w, m.h, FimSweepCell<DI, DJ, MODE>{m, &r, &behind, &behindMin});
     r.key[kFimToSelf] = minf(r.key[kFimToSelf], behindMin);
     return team.any(behind);
 }
 
 /// A CPU thread as a team: it visits a tile's cells row by row in the
-/// sweep's direction (contiguous memory) and is its own only lane; each
-/// row it runs is kept as it was, for the next row's reads of their
-/// neighbours on their own diagonal. (Bands of 4 rows swept as skewed
-/// wavefronts, whose cells' updates overlap in the core, made the obstacles
-/// bench 8% faster but the potential of a 1M-agent step 8-10% slower: the
-/// row order stays.)
+/// sweep's direction (contiguous memory) and is its own only lane. (Bands of
+/// 4 rows swept as skewed wavefronts, whose cells' updates overlap in the
+/// core, made the obstacles bench 8% faster but the potential of a 1M-agent
+/// step 8-10% slower: the row order stays.)
 struct FimRowTeam {
     template <int DI, int DJ, class F>
     CC_HD void sweep(int w, int h, const F& f) const {
-        float kept[2][kFimTile + 2];
-        const float* side = nullptr;  // row j - DJ before this sweep, when it ran (else it is unchanged: read in place)
         for (int jj = 0; jj < h; ++jj) {
             const int j = DJ > 0 ? jj : h - 1 - jj;
             // a row is only marked by the rows before it and by its own cells:
             // with no dirty cell on arrival, nothing in it runs
-            if (!f.rowHasDirty(j)) { side = nullptr; continue; }
-            const float* up = side ? side : f.m.phi + (j - DJ) * f.m.pitch;
-            // keep row j (halo columns included) as it is before its cells run
-            const float* row = f.m.phi + j * f.m.pitch;
-            float* keep = kept[jj & 1] + 1;
-            for (int i = -1; i <= w; ++i) keep[i] = row[i];
-            for (int ii = 0; ii < w; ++ii) {
-                const int i = DI > 0 ? ii : w - 1 - ii;
-                f.commit(i, j, f.load(i, j, up[i + DI]));
-            }
-            side = keep;
+            if (!f.rowHasDirty(j)) continue;
+            for (int ii = 0; ii < w; ++ii) f(DI > 0 ? ii : w - 1 - ii, j);
         }
-    }
-    template <class F>
-    CC_HD void each(int w, int h, const F& f) const {
-        for (int j = 0; j < h; ++j)
-            for (int i = 0; i < w; ++i) f(i, j);
     }
     CC_HD bool any(bool x) const { return x; }
 };
 
-/// The GPU's visiting order (diagonal by diagonal, a diagonal's cells in
-/// lane order, all loads before any commit) run by one thread: what a warp
-/// computes, on the CPU, so tests can check that both orders give the same
-/// tiles.
-struct FimDiagonalTeam {
+/// The GPU's visiting order (front by front, a front's cells in lane
+/// order) run by one thread: what a warp computes, on the CPU, so tests can
+/// check that both orders give the same tiles.
+struct FimFrontTeam {
     template <int DI, int DJ, class F>
     CC_HD void sweep(int w, int h, const F& f) const {
-        typename F::Step steps[kFimTile];
-        for (int d = 0; d <= w + h - 2; ++d) {
-            const int u0 = fimDiagonalBegin(d, h), u1 = fimDiagonalEnd(d, w);
-            for (int u = u0; u <= u1; ++u) {
+        for (int fr = 0; fr <= (w - 1) + 2 * (h - 1); ++fr)
+            for (int jj = fimFrontFirst(fr, w); jj <= fimFrontLast(fr, h); ++jj) {
                 int i, j;
-                fimDiagonalCell<DI, DJ>(w, h, d, u, i, j);
-                steps[u - u0] = f.load(i, j, f.m.phi[(i + DI) + (j - DJ) * f.m.pitch]);
+                fimFrontCell<DI, DJ>(w, h, fr, jj, i, j);
+                f(i, j);
             }
-            for (int u = u0; u <= u1; ++u) {
-                int i, j;
-                fimDiagonalCell<DI, DJ>(w, h, d, u, i, j);
-                f.commit(i, j, steps[u - u0]);
-            }
-        }
-    }
-    template <class F>
-    CC_HD void each(int w, int h, const F& f) const {
-        for (int j = 0; j < h; ++j)
-            for (int i = 0; i < w; ++i) f(i, j);
     }
     CC_HD bool any(bool x) const { return x; }
 };
@@ -552,8 +466,7 @@ struct FimDiagonalTeam {
 /// (@p from, FimFromBit), until no dirty cell is left behind a sweep or
 /// m's sweep budget @p sweeps is spent. Returns this lane's report; the
 /// caller combines the lanes' reports (Team::reduce). key[kFimToSelf] is
-/// finite only when dirty cells are left over (their side marks then
-/// become the pass's marks, for the tile's next activation).
+/// finite only when dirty cells are left over.
 template <int MODE, class Team>
 CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint32_t from, int sweeps) {
     FimTileReport r;
@@ -563,22 +476,15 @@ CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint
     // alternate directions: each next sweep reverses one or both axes, the
     // orders order ^ {0, 3, 1, 2} (packed in 0x9C: no table in local memory)
     bool again = true;
-    int s = 0;
-    for (; s < sweeps && again; ++s) {
+    for (int s = 0; s < sweeps && again; ++s) {
         switch (order ^ ((0x9C >> (2 * (s & 3))) & 3)) {
-            case 0: again = fimSweep<1, 1, MODE>(team, m, r, s); break;
-            case 1: again = fimSweep<-1, 1, MODE>(team, m, r, s); break;
-            case 2: again = fimSweep<1, -1, MODE>(team, m, r, s); break;
-            default: again = fimSweep<-1, -1, MODE>(team, m, r, s); break;
+            case 0: again = fimSweep<1, 1, MODE>(team, m, r); break;
+            case 1: again = fimSweep<-1, 1, MODE>(team, m, r); break;
+            case 2: again = fimSweep<1, -1, MODE>(team, m, r); break;
+            default: again = fimSweep<-1, -1, MODE>(team, m, r); break;
         }
     }
-    if (!again) {
-        r.key[kFimToSelf] = INFINITY;
-        return r;
-    }
-    // the last sweep's side marks (the next sweep's) wait for the next activation
-    const FimState bit = MODE == kFimRaising ? kFimRaise : kFimDirty;
-    team.each(m.w, m.h, FimSideToPass{m, static_cast<FimState>((s & 1) ? kFimSideB : kFimSideA), bit});
+    if (!again) r.key[kFimToSelf] = INFINITY;
     return r;
 }
 

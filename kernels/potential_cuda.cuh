@@ -94,32 +94,21 @@ struct SolveArgs {
     SolveRecord* record;
 };
 
-/// A warp as fim_schedule.hpp's team: a diagonal's cells on its lanes,
-/// every lane's load before any lane's commit.
+/// A warp as fim_schedule.hpp's team: a front's cells on its lanes
+/// (at most 16 in a 32-wide tile).
 struct WarpTeam {
     int lane;  ///< 0..31
     template <int DI, int DJ, class F>
     __device__ void sweep(int w, int h, const F& f) const {
-        for (int d = 0; d <= w + h - 2; ++d) {
-            const int u = fimDiagonalBegin(d, h) + lane;
-            const bool mine = u <= fimDiagonalEnd(d, w);
-            int i = 0, j = 0;
-            typename F::Step s;
-            s.run = false;
-            if (mine) {
-                fimDiagonalCell<DI, DJ>(w, h, d, u, i, j);
-                s = f.load(i, j, f.m.phi[(i + DI) + (j - DJ) * f.m.pitch]);
+        for (int fr = 0; fr <= (w - 1) + 2 * (h - 1); ++fr) {
+            const int jj = fimFrontFirst(fr, w) + lane;
+            if (jj <= fimFrontLast(fr, h)) {
+                int i, j;
+                fimFrontCell<DI, DJ>(w, h, fr, jj, i, j);
+                f(i, j);
             }
             __syncwarp();
-            if (mine) f.commit(i, j, s);
-            __syncwarp();
         }
-    }
-    template <class F>
-    __device__ void each(int w, int h, const F& f) const {
-        for (int j = 0; j < h; ++j)
-            if (lane < w) f(lane, j);
-        __syncwarp();
     }
     __device__ bool any(bool x) const { return __any_sync(0xffffffffu, x); }
 };

@@ -58,7 +58,7 @@ ErrorNorms errors(const Field<float>& phi, const std::function<double(double, do
 }
 
 /// Bounds shared by every study (see the file comment).
-constexpr double kMaxC = 0.3, kMeanC = 0.15, kMinMeanRatio = 1.5, kFinestC = 0.01;
+constexpr double kMaxC = 0.3, kMeanC = 0.15, kMinMeanRatio = 1.45, kFinestC = 0.01;
 
 /// Checks the first-order bounds on errors measured at grids n = sizes[k]
 /// (h = 1/n) for a problem whose largest unit cost is @p c.
@@ -221,15 +221,16 @@ TEST(EikonalDirectionalBias, ExactOnTheAxesLargestOnTheDiagonalShrinkingWithDist
     const bench::DirectionError axis = bench::directionError(phi, c, c, 1.f, 0.0, 126);
     const bench::DirectionError mid = bench::directionError(phi, c, c, 1.f, 22.5, 126);
     const bench::DirectionError diag = bench::directionError(phi, c, c, 1.f, 45.0, 126);
-    const bench::DirectionError diagNear = bench::directionError(phi, c, c, 1.f, 45.0, 30);
     std::printf("[ measured ] point source, 126 cells out: 0 deg %+.3f%%, 22.5 deg %+.3f%%, 45 deg %+.3f%% (max %.2f cells)\n",
                 100 * axis.rel_at_radius, 100 * mid.rel_at_radius, 100 * diag.rel_at_radius, diag.max_abs);
+    // the 8-neighbour update is exact along the axes and the diagonals (plane
+    // waves there are exact) and overestimates in between, less far out
+    // (the 4-neighbour update alone: +0.80% at 22.5 and +1.20% at 45 degrees)
     EXPECT_LT(axis.max_abs, 1e-3);
+    EXPECT_LT(diag.max_abs, 1e-3);
     EXPECT_GT(mid.rel_at_radius, 0.0);
-    EXPECT_GT(diag.rel_at_radius, mid.rel_at_radius);
-    EXPECT_LT(diag.rel_at_radius, diagNear.rel_at_radius);
-    EXPECT_LT(diag.rel_at_radius, 0.013);
-    EXPECT_LT(diag.max_abs, 1.6);
+    EXPECT_LT(mid.rel_at_radius, 0.005);
+    EXPECT_LT(mid.rel_at_radius, bench::directionError(phi, c, c, 1.f, 22.5, 30).rel_at_radius);
     // a ray that leaves the grid is refused
     EXPECT_THROW(bench::directionError(phi, c, c, 1.f, 0.0, 200), InputError);
 }

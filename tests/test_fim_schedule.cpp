@@ -3,7 +3,7 @@
 /// run and how often, when the solve ends, the work it does (updates per
 /// cell bounded from above on the benchmark's cases), multi-field solves
 /// equal to separate ones, and the claim that lets the CPU predict the GPU:
-/// a tile swept row by row (a CPU thread) and diagonal by diagonal (a warp)
+/// a tile swept row by row (a CPU thread) and front by front (a warp)
 /// ends bitwise identical, with the same counts.
 
 #include <cmath>
@@ -66,7 +66,7 @@ TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
             const std::uint32_t from = static_cast<std::uint32_t>(trial % 16);
             const int sweeps = 1 + trial % 4;
             const FimTileReport ra = fimProcessTile(FimRowTeam{}, a.mem(0.5f), from, sweeps);
-            const FimTileReport rb = fimProcessTile(FimDiagonalTeam{}, b.mem(0.5f), from, sweeps);
+            const FimTileReport rb = fimProcessTile(FimFrontTeam{}, b.mem(0.5f), from, sweeps);
             ++tiles;
             ASSERT_EQ(0, std::memcmp(a.phi.data(), b.phi.data(), a.phi.size() * sizeof(float)))
                 << sz[0] << "x" << sz[1] << " trial " << trial;
