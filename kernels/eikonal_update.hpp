@@ -162,6 +162,13 @@ CC_HD CC_FORCEINLINE float eikonalUpdate8(const EikonalStencil& p, const FaceCos
     return r;
 }
 
+/// Potential of cell M with the 4-neighbour stencil (@p diagonals false:
+/// eikonalUpdate, the diagonals of @p p unread) or the 8-neighbour one
+/// (eikonalUpdate8): EikonalOptions::stencil, one choice for FIM and FMM.
+CC_HD CC_FORCEINLINE float eikonalUpdateStencil(const EikonalStencil& p, const FaceCost& c, float h, bool diagonals) {
+    return diagonals ? eikonalUpdate8(p, c, h) : eikonalUpdate(p.e, p.w, p.n, p.s, c, h);
+}
+
 /// True when all four face costs are positive, finite or +inf (a closed
 /// face): the inputs the local solver is defined for (not NaN, not <= 0).
 CC_HD inline bool eikonalCostOk(const FaceCost& c) { return (c.e > 0.f) & (c.n > 0.f) & (c.w > 0.f) & (c.s > 0.f); }  // & : branch-free, vectorises

@@ -9,35 +9,37 @@
 /// - Tiles and activity per tile: block FIM, Jeong & Whitaker 2008 §4 (a tile
 ///   is active while some cell in it may still drop; neighbours are activated
 ///   across an edge whose cells dropped).
-/// - The local update reads eight neighbours (eikonalUpdate8: the Godunov
-///   update and the triangles of the diagonals), so a point source's
-///   potential is close to the distance in every direction.
+/// - The local update reads four neighbours (eikonalUpdate, Godunov) or,
+///   with EikonalOptions::stencil 8, eight (eikonalUpdate8: plus the
+///   triangles of the diagonals), so a point source's potential is close to
+///   the distance in every direction.
 /// - Inside a tile, Gauss-Seidel sweeps in the four diagonal orders of fast
 ///   sweeping (Zhao 2005, "A fast sweeping method for eikonal equations"),
 ///   restricted to cells marked dirty (the cell-level active list of Jeong &
 ///   Whitaker 2008 §3), until no dirty cell is left behind the sweep front or
 ///   the sweep budget is spent; only then does the tile report its edges and
 ///   corners. A CPU thread visits a tile row by row, a warp front by front
-///   (fronts f = DI i + 2 DJ j: the cells of one front are never
-///   8-neighbours, so a warp updates them in parallel, and every pair of
-///   neighbours is visited in the same order as row by row, so both give
-///   identical results; the parallel order of Detrixhe, Gibou & Min 2013,
-///   "A parallel fast sweeping method for the eikonal equation", for an
-///   8-neighbour stencil).
+///   (fronts f = DI i + K DJ j, K = 1 for 4 neighbours and 2 for 8: the
+///   cells of one front are never neighbours, so a warp updates them in
+///   parallel, and every pair of neighbours is visited in the same order as
+///   row by row, so both give identical results; the parallel order of
+///   Detrixhe, Gibou & Min 2013, "A parallel fast sweeping method for the
+///   eikonal equation", and its extension to 8 neighbours).
 /// - Value-ordered tile selection: a phase runs only tiles whose incoming
 ///   potential lies within a band above the lowest one, a coarse fast-marching
 ///   order over tiles (the group ordering of Hong & Jeong 2016, "A group-ordered
 ///   fast iterative method for eikonal equations", with the band of the
 ///   two-scale / "untidy" priority queues of Yatziv, Bartesaghi & Sapiro 2006).
-/// - Four-colour phases: tiles of one colour lie two tiles apart in x and y,
-///   so their halos (corners included: the stencil reads diagonals) never
-///   meet; a phase runs them in parallel without races and results do not
-///   depend on the thread count or the order of tiles (activation uses
+/// - Coloured phases: tiles of one colour share no halo cell (two colours, a
+///   checkerboard, for the 4-neighbour stencil; four, two tiles apart in x
+///   and y, when the stencil reads diagonals across tile corners), so a
+///   phase runs them in parallel without races and results do not depend on
+///   the thread count or the order of tiles (activation uses
 ///   order-independent atomic min / or only).
 /// - Several fields (one per goal set) are one solve: their tiles share the
 ///   phases, so 4 groups cost one launch and one convergence test.
 ///
-/// A phase p (colour p & 3) has two passes separated by a barrier (an OpenMP
+/// A phase p (colour p modulo the colours) has two passes separated by a barrier (an OpenMP
 /// loop end on the CPU, a grid-wide sync on the GPU):
 ///   1. select: every tile of every field is scanned; a tile of the phase's
 ///      colour whose key is within the band of its field's lowest key
@@ -120,8 +122,13 @@ struct FimGrid {
     CC_HD int tiles() const { return tilesX * tilesY; }
     /// Index of tile (tx, ty).
     CC_HD int tile(int tx, int ty) const { return tx + ty * tilesX; }
-    /// Colour of tile (tx, ty): 0..3; tiles of one colour are two tiles apart.
-    CC_HD static int colour(int tx, int ty) { return (tx & 1) | ((ty & 1) << 1); }
+    /// Colour of tile (tx, ty) among @p colours: 2, a checkerboard (tiles
+    /// of one colour share no edge: enough for the 4-neighbour stencil), or
+    /// 4 (tiles of one colour two tiles apart: their halos, corners
+    /// included, never meet: the 8-neighbour stencil).
+    CC_HD static int colour(int tx, int ty, int colours) {
+        return colours == 4 ? (tx & 1) | ((ty & 1) << 1) : (tx + ty) & 1;
+    }
 };
 
 /// Makes the tiling of an nx-by-ny grid.
@@ -191,11 +198,14 @@ struct FimSchedView {
     /// Per field: h times the lowest face cost of an open cell, the least
     /// that a step of one cell size costs. [Units: s] [Size: fields]
     const float* reach = nullptr;
+    bool diagonals = false;     ///< The 8-neighbour stencil (EikonalOptions::stencil 8); false: 4 neighbours.
     unsigned long long* updates = nullptr;      ///< Per field: local solver calls. [Size: fields]
     unsigned long long* activations = nullptr;  ///< Per field: tiles processed. [Size: fields]
     uint32_t* runs = nullptr;   ///< Per field and tile: times processed. [Size: fields * g.tiles()]
     int sweeps = 4;             ///< Sweep budget per tile activation. [Limit: >= 1]
 
+    /// Tile colours of the phases (FimGrid::colour): 4 with diagonals, else 2.
+    CC_HD int colours() const { return diagonals ? 4 : 2; }
     /// Index of tile t of field f in key / from.
     CC_HD long long tileIndex(int f, int t) const { return static_cast<long long>(f) * g.tiles() + t; }
     /// Field f's padded potentials.
@@ -212,7 +222,8 @@ CC_HD inline bool fimSelect(const FimSchedView& v, int phase, int f, int t) {
     if (k == kFimNoKey) return false;
     const int tx = t % v.g.tilesX, ty = t / v.g.tilesX;
     const uint32_t lo = v.lowest[f * 3 + phase % 3];
-    if (FimGrid::colour(tx, ty) == (phase & 3) && fimKeyValue(k) <= fimKeyValue(lo) + v.band[f]) return true;
+    const int colours = v.colours();
+    if (FimGrid::colour(tx, ty, colours) == (phase & (colours - 1)) && fimKeyValue(k) <= fimKeyValue(lo) + v.band[f]) return true;
     atomicMinRelaxed(&v.lowest[f * 3 + (phase + 1) % 3], k);
     return false;
 }
@@ -244,6 +255,7 @@ struct FimTileMem {
     float cell;            ///< Cell size. [Units: m]
     float tol;             ///< Relative tolerance.
     float reach;           ///< The least a step of one cell size costs (FimSchedView::reach). [Units: s] [Limit: >= 0]
+    bool diagonals;        ///< The 8-neighbour stencil (FimSchedView::diagonals).
 };
 
 /// Slots of FimTileReport::key: the four edges' neighbour tiles, the tile
@@ -273,25 +285,29 @@ CC_HD inline int fimHaloSlot(int i, int j, int w, int h) {
 }
 
 /// The work of one cell (i, j) (tile-local) in a sweep in direction
-/// (DI, DJ). A dirty cell is updated with the shared 8-neighbour update
-/// (eikonal_update.hpp) and keeps the minimum; a significant drop marks the
+/// (DI, DJ). A dirty cell is updated with the shared local update
+/// (eikonal_update.hpp, eikonalUpdateStencil) and keeps the minimum; a significant drop marks the
 /// neighbours above the new value dirty (only those can drop in turn). A
 /// mark behind the sweep front (on a cell the sweep has passed) means
 /// another sweep; a mark on a halo cell goes to the report for that edge or
 /// corner.
 ///
-/// The cell reads its eight neighbours and its own state, and writes its
-/// own value and state and its neighbours' states. In a sweep in direction
-/// (DI, DJ) every order that visits the three cells of row j - DJ beside
-/// (i, j) and (i - DI, j) before (i, j), and (i + DI, j) and the three of
-/// row j + DJ after it, gives the same values, marks and counts: those
-/// orders agree on every pair of cells that read or mark each other. Row
-/// by row (a CPU thread: contiguous memory) and front by front with
-/// f = DI i + 2 DJ j (a warp: a front's cells, two or more columns apart,
-/// on the lanes; the three cells of row j - DJ lie on fronts f - 3 .. f - 1,
+/// DIAG: the 8-neighbour stencil (FimTileMem::diagonals); without it the
+/// cell reads and marks its four axis neighbours only.
+///
+/// The cell reads its neighbours and its own state, and writes its own
+/// value and state and its neighbours' states. In a sweep in direction
+/// (DI, DJ) every order that visits the neighbours in row j - DJ and
+/// (i - DI, j) before (i, j), and (i + DI, j) and the neighbours in row
+/// j + DJ after it, gives the same values, marks and counts: those orders
+/// agree on every pair of cells that read or mark each other. Row by row (a
+/// CPU thread: contiguous memory) and front by front with f = DI i + K DJ j
+/// (a warp, kFrontStride: with K = 1, (i, j - DJ) and (i - DI, j) lie on
+/// front f - 1; with K = 2 a front's cells are two or more columns apart,
+/// the three cells of row j - DJ lie on fronts f - 3 .. f - 1 and
 /// (i - DI, j) on f - 1) are two such orders (the parallel order of
-/// Detrixhe, Gibou & Min 2013, §3, for an 8-neighbour stencil).
-template <int DI, int DJ, int MODE>
+/// Detrixhe, Gibou & Min 2013, §3).
+template <int DI, int DJ, int MODE, bool DIAG>
 struct FimSweepCell {
     FimTileMem m;
     FimTileReport* r;  ///< This lane's report.
@@ -299,6 +315,11 @@ struct FimSweepCell {
     float* behindMin;  ///< Lowest potential that did.
 
     static constexpr FimState kBit = MODE == kFimRaising ? kFimRaise : kFimDirty;
+    /// Stride K of the fronts a warp may update in parallel (fimFrontCell):
+    /// f = ii + K jj, so that a front's cells are never neighbours and every
+    /// neighbour it reads or marks lies on an earlier or a later front: the
+    /// anti-diagonals (K = 1) for 4 neighbours, K = 2 for 8.
+    static constexpr int kFrontStride = DIAG ? 2 : 1;
 
     /// True when some cell of tile row @p j is marked now (a team may skip
     /// a row without: none of its cells would do anything).
@@ -343,6 +364,7 @@ struct FimSweepCell {
         if (above(n.n)) mark(i, j, 0, 1, v, back);
         if (above(n.w)) mark(i, j, -1, 0, v, back);
         if (above(n.s)) mark(i, j, 0, -1, v, back);
+        if (!DIAG) return;
         if (aboveDiag(n.ne)) mark(i, j, 1, 1, v, back);
         if (aboveDiag(n.nw)) mark(i, j, -1, 1, v, back);
         if (aboveDiag(n.sw)) mark(i, j, -1, -1, v, back);
@@ -364,16 +386,20 @@ struct FimSweepCell {
         float* p = m.phi + q;
         EikonalStencil n;
         n.e = p[1]; n.w = p[-1]; n.n = p[pitch]; n.s = p[-pitch];
-        n.ne = p[pitch + 1]; n.nw = p[pitch - 1]; n.sw = p[-pitch - 1]; n.se = p[1 - pitch];
-        const bool oe = open(st, p, 1), ow = open(st, p, -1), on = open(st, p, pitch), os = open(st, p, -pitch);
-        const FimState sE = st[1], sW = st[-1], sN = st[pitch], sS = st[-pitch];
-        const FimState sNW = st[pitch - 1], sSW = st[-pitch - 1], sSE = st[1 - pitch];
-        n.tri = (oe && !(sE & kFimShutN) ? kTriENE : 0u) | (on && !(sN & kFimShutE) ? kTriNNE : 0u) |
-                (ow && !(sW & kFimShutN) ? kTriWNW : 0u) | (on && !(sNW & kFimShutE) ? kTriNNW : 0u) |
-                (ow && !(sSW & kFimShutN) ? kTriWSW : 0u) | (os && !(sSW & kFimShutE) ? kTriSSW : 0u) |
-                (oe && !(sSE & kFimShutN) ? kTriESE : 0u) | (os && !(sS & kFimShutE) ? kTriSSE : 0u);
+        n.ne = n.nw = n.sw = n.se = INFINITY;
+        n.tri = 0u;
+        if (DIAG) {
+            n.ne = p[pitch + 1]; n.nw = p[pitch - 1]; n.sw = p[-pitch - 1]; n.se = p[1 - pitch];
+            const bool oe = open(st, p, 1), ow = open(st, p, -1), on = open(st, p, pitch), os = open(st, p, -pitch);
+            const FimState sE = st[1], sW = st[-1], sN = st[pitch], sS = st[-pitch];
+            const FimState sNW = st[pitch - 1], sSW = st[-pitch - 1], sSE = st[1 - pitch];
+            n.tri = (oe && !(sE & kFimShutN) ? kTriENE : 0u) | (on && !(sN & kFimShutE) ? kTriNNE : 0u) |
+                    (ow && !(sW & kFimShutN) ? kTriWNW : 0u) | (on && !(sNW & kFimShutE) ? kTriNNW : 0u) |
+                    (ow && !(sSW & kFimShutN) ? kTriWSW : 0u) | (os && !(sSW & kFimShutE) ? kTriSSW : 0u) |
+                    (oe && !(sSE & kFimShutN) ? kTriESE : 0u) | (os && !(sS & kFimShutE) ? kTriSSE : 0u);
+        }
         const float old = *p;
-        const float nw = eikonalUpdate8(n, m.cost[i + j * m.costPitch], m.cell);
+        const float nw = eikonalUpdateStencil(n, m.cost[i + j * m.costPitch], m.cell, DIAG);
         ++r->updates;
         bool back = false;
         float v;
@@ -399,16 +425,21 @@ struct FimSweepCell {
     }
 };
 
-/// Front order of a w x h tile in sweep direction (DI, DJ): with ii, jj
-/// counted from the sweep's start corner, cell (ii, jj) lies on front
-/// f = ii + 2 jj, f in [0, (w - 1) + 2 (h - 1)]; front f holds the cells
-/// jj in [fimFrontFirst(f, w), fimFrontLast(f, h)] (at most 16 in a
-/// 32-wide tile, one per lane).
-CC_HD inline int fimFrontFirst(int f, int w) { return f - (w - 1) > 0 ? (f - (w - 1) + 1) / 2 : 0; }
-CC_HD inline int fimFrontLast(int f, int h) { return f / 2 < h - 1 ? f / 2 : h - 1; }
-template <int DI, int DJ>
+/// Front order of a w x h tile in sweep direction (DI, DJ) with stride K
+/// (FimSweepCell::kFrontStride: 1 for 4 neighbours, the anti-diagonals; 2
+/// for 8): with ii, jj counted from the sweep's start corner, cell (ii, jj)
+/// lies on front f = ii + K jj, f in [0, fimFronts(w, h)); front f holds
+/// the cells jj in [fimFrontFirst(f, w), fimFrontLast(f, h)] (at most 32,
+/// with K = 2 at most 16, in a 32-wide tile: one per lane).
+template <int K>
+CC_HD inline int fimFronts(int w, int h) { return w + K * (h - 1); }
+template <int K>
+CC_HD inline int fimFrontFirst(int f, int w) { return f - (w - 1) > 0 ? (f - (w - 1) + K - 1) / K : 0; }
+template <int K>
+CC_HD inline int fimFrontLast(int f, int h) { return f / K < h - 1 ? f / K : h - 1; }
+template <int DI, int DJ, int K>
 CC_HD inline void fimFrontCell(int w, int h, int f, int jj, int& i, int& j) {
-    const int ii = f - 2 * jj;
+    const int ii = f - K * jj;
     i = DI > 0 ? ii : w - 1 - ii;
     j = DJ > 0 ? jj : h - 1 - jj;
 }
@@ -417,11 +448,11 @@ CC_HD inline void fimFrontCell(int w, int h, int f, int jj, int& i, int& j) {
 /// the cells in an order FimSweepCell allows (rows on a CPU thread, fronts
 /// on a warp) and answers whether any lane marked behind. Returns that
 /// answer; the lane's behind-minimum goes to r.key[kFimToSelf].
-template <int DI, int DJ, int MODE, class Team>
+template <int DI, int DJ, int MODE, bool DIAG, class Team>
 CC_HD bool fimSweep(const Team& team, const FimTileMem& m, FimTileReport& r) {
     bool behind = false;
     float behindMin = INFINITY;
-    team.template sweep<DI, DJ>(m.w, m.h, FimSweepCell<DI, DJ, MODE>{m, &r, &behind, &behindMin});
+    team.template sweep<DI, DJ>(m.w, m.h, FimSweepCell<DI, DJ, MODE, DIAG>{m, &r, &behind, &behindMin});
     r.key[kFimToSelf] = minf(r.key[kFimToSelf], behindMin);
     return team.any(behind);
 }
@@ -451,10 +482,11 @@ struct FimRowTeam {
 struct FimFrontTeam {
     template <int DI, int DJ, class F>
     CC_HD void sweep(int w, int h, const F& f) const {
-        for (int fr = 0; fr <= (w - 1) + 2 * (h - 1); ++fr)
-            for (int jj = fimFrontFirst(fr, w); jj <= fimFrontLast(fr, h); ++jj) {
+        constexpr int K = F::kFrontStride;
+        for (int fr = 0; fr < fimFronts<K>(w, h); ++fr)
+            for (int jj = fimFrontFirst<K>(fr, w); jj <= fimFrontLast<K>(fr, h); ++jj) {
                 int i, j;
-                fimFrontCell<DI, DJ>(w, h, fr, jj, i, j);
+                fimFrontCell<DI, DJ, K>(w, h, fr, jj, i, j);
                 f(i, j);
             }
     }
@@ -467,7 +499,7 @@ struct FimFrontTeam {
 /// m's sweep budget @p sweeps is spent. Returns this lane's report; the
 /// caller combines the lanes' reports (Team::reduce). key[kFimToSelf] is
 /// finite only when dirty cells are left over.
-template <int MODE, class Team>
+template <int MODE, bool DIAG, class Team>
 CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint32_t from, int sweeps) {
     FimTileReport r;
     const bool east = !(from & kFimFromE) || (from & kFimFromW);
@@ -478,10 +510,10 @@ CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint
     bool again = true;
     for (int s = 0; s < sweeps && again; ++s) {
         switch (order ^ ((0x9C >> (2 * (s & 3))) & 3)) {
-            case 0: again = fimSweep<1, 1, MODE>(team, m, r); break;
-            case 1: again = fimSweep<-1, 1, MODE>(team, m, r); break;
-            case 2: again = fimSweep<1, -1, MODE>(team, m, r); break;
-            default: again = fimSweep<-1, -1, MODE>(team, m, r); break;
+            case 0: again = fimSweep<1, 1, MODE, DIAG>(team, m, r); break;
+            case 1: again = fimSweep<-1, 1, MODE, DIAG>(team, m, r); break;
+            case 2: again = fimSweep<1, -1, MODE, DIAG>(team, m, r); break;
+            default: again = fimSweep<-1, -1, MODE, DIAG>(team, m, r); break;
         }
     }
     if (!again) r.key[kFimToSelf] = INFINITY;
@@ -491,8 +523,11 @@ CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint
 /// fimProcessTileIn for the pass @p mode (FimMode).
 template <class Team>
 CC_HD FimTileReport fimProcessTile(const Team& team, const FimTileMem& m, uint32_t from, int sweeps, int mode = kFimLowering) {
-    return mode == kFimRaising ? fimProcessTileIn<kFimRaising>(team, m, from, sweeps)
-                               : fimProcessTileIn<kFimLowering>(team, m, from, sweeps);
+    if (m.diagonals)
+        return mode == kFimRaising ? fimProcessTileIn<kFimRaising, true>(team, m, from, sweeps)
+                                   : fimProcessTileIn<kFimLowering, true>(team, m, from, sweeps);
+    return mode == kFimRaising ? fimProcessTileIn<kFimRaising, false>(team, m, from, sweeps)
+                               : fimProcessTileIn<kFimLowering, false>(team, m, from, sweeps);
 }
 
 /// Pass 2's report of tile (tx, ty) of field f after processing: the edges'

@@ -42,6 +42,7 @@ struct FimSolver::Workspace {
     std::vector<const EikonalProblem*> lastProblems;  ///< Last solve's problems (warm start).
     long long lastPadded = 0;                  ///< Last solve's padded cells over all fields.
     bool lastConverged = false;                ///< Last solve converged (its potentials can start the next).
+    int lastStencil = 0;                       ///< Last solve's EikonalOptions::stencil.
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
     FimCudaWorkspace cuda;
 #endif
@@ -177,7 +178,7 @@ void processTileCpu(const FimSchedView& v, int phase, int idx, int mode) {
     v.from[ti] = 0u;
     const FimTileBox b = fimTileBox(g, tx, ty);
     const int q = g.padded(b.i0, b.j0);
-    const FimTileMem m{v.phiOf(f) + q, v.stateOf(f) + q, g.pitch, v.cost[f] + g.cell(b.i0, b.j0), g.nx, b.w, b.h, g.h, g.tol, v.reach[f]};
+    const FimTileMem m{v.phiOf(f) + q, v.stateOf(f) + q, g.pitch, v.cost[f] + g.cell(b.i0, b.j0), g.nx, b.w, b.h, g.h, g.tol, v.reach[f], v.diagonals};
     prefetchTile(m);
     const FimTileReport r = fimProcessTile(FimRowTeam{}, m, from, v.sweeps, mode);
     fimReport(v, phase, f, tx, ty, r);
@@ -256,11 +257,13 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
         for (const EikonalSource& s : problems[f]->sources) w.sources.push_back({f, s.i, s.j, s.value});
 
     // warm start (fim_schedule.hpp) when the last solve was of these
-    // problems on this grid and converged
+    // problems on this grid with this stencil and converged
     const long long padded = g.paddedSize() * fields;
-    const bool warmable = opt.warm_start && w.lastConverged && w.lastProblems == problems && w.lastPadded == padded;
+    const bool warmable = opt.warm_start && w.lastConverged && w.lastProblems == problems && w.lastPadded == padded &&
+                          w.lastStencil == opt.stencil;
     w.lastProblems = problems;
     w.lastPadded = padded;
+    w.lastStencil = opt.stencil;
     w.lastConverged = false;
 
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
@@ -313,6 +316,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     v.lowest = w.lowest.data();
     v.band = w.band.data();
     v.reach = w.reach.data();
+    v.diagonals = opt.stencil == 8;
     v.updates = w.updates.data();
     v.activations = w.activations.data();
     v.runs = w.runs.data();

@@ -100,11 +100,12 @@ struct WarpTeam {
     int lane;  ///< 0..31
     template <int DI, int DJ, class F>
     __device__ void sweep(int w, int h, const F& f) const {
-        for (int fr = 0; fr <= (w - 1) + 2 * (h - 1); ++fr) {
-            const int jj = fimFrontFirst(fr, w) + lane;
-            if (jj <= fimFrontLast(fr, h)) {
+        constexpr int K = F::kFrontStride;
+        for (int fr = 0; fr < fimFronts<K>(w, h); ++fr) {
+            const int jj = fimFrontFirst<K>(fr, w) + lane;
+            if (jj <= fimFrontLast<K>(fr, h)) {
                 int i, j;
-                fimFrontCell<DI, DJ>(w, h, fr, jj, i, j);
+                fimFrontCell<DI, DJ, K>(w, h, fr, jj, i, j);
                 f(i, j);
             }
             __syncwarp();
@@ -159,7 +160,7 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
         if (lane < b.w) sCost[lane + r * kFimTile] = cost[lane + r * g.nx];
     __syncwarp();
     const FimTileMem m{sPhi + 1 + kFimHaloPitch, sState + 1 + kFimHaloPitch, kFimHaloPitch,
-                       sCost, kFimTile, b.w, b.h, g.h, g.tol, v.reach[f]};
+                       sCost, kFimTile, b.w, b.h, g.h, g.tol, v.reach[f], v.diagonals};
     const FimTileReport mine = fimProcessTile(WarpTeam{lane}, m, from, v.sweeps, mode);
     __syncwarp();
     // write back the tile's cells, and the dirty marks left on its halo cells
@@ -412,6 +413,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     v.lowest = ws.lowest.as<uint32_t>();
     v.band = ws.band.as<float>();
     v.reach = ws.band.as<float>() + fields;
+    v.diagonals = opt.stencil == 8;
     v.updates = reinterpret_cast<unsigned long long*>(report + lay.updates);
     v.activations = reinterpret_cast<unsigned long long*>(report + lay.activations);
     v.runs = ws.runs.as<uint32_t>();

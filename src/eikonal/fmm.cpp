@@ -1,9 +1,9 @@
 /// @file fmm.cpp
 /// Fast Marching Method (Sethian 1996) on the CPU: known / trial / far cells
 /// and an indexed binary min-heap of trial cells with decrease-key. Uses the
-/// same local solver as FIM (kernels/eikonal_update.hpp, the 8-neighbour
-/// update), fed with known values only (+inf for trial and far neighbours);
-/// a frozen cell relaxes its eight neighbours.
+/// same local solver as FIM (kernels/eikonal_update.hpp, the stencil of
+/// EikonalOptions::stencil), fed with known values only (+inf for trial and
+/// far neighbours); a frozen cell relaxes its four or eight neighbours.
 
 #include <algorithm>
 #include <cmath>
@@ -114,6 +114,7 @@ EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalO
         frozen[k] = 1;
         seeds.push_back(k);
     }
+    const bool diagonals = opt.stencil == 8;
     // the triangles of the 8-neighbour stencil of padded cell k (grid cell c)
     // that may carry the front: axis neighbour open, its face towards the diagonal open
     auto triangles = [&](int k, int c) {
@@ -130,10 +131,12 @@ EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalO
     auto relax = [&](int k, int cellIndex) {
         if (frozen[k]) return;
         const int P = g.pitch;
-        const EikonalStencil n{known[k + 1], known[k - 1], known[k + P], known[k - P],
-                               known[k + 1 + P], known[k - 1 + P], known[k - 1 - P], known[k + 1 - P],
-                               triangles(k, cellIndex)};
-        const float v = eikonalUpdate8(n, cost[cellIndex], g.h);
+        const EikonalStencil n = diagonals ? EikonalStencil{known[k + 1], known[k - 1], known[k + P], known[k - P],
+                                                            known[k + 1 + P], known[k - 1 + P], known[k - 1 - P],
+                                                            known[k + 1 - P], triangles(k, cellIndex)}
+                                           : EikonalStencil{known[k + 1], known[k - 1], known[k + P], known[k - P],
+                                                            INFINITY, INFINITY, INFINITY, INFINITY, 0u};
+        const float v = eikonalUpdateStencil(n, cost[cellIndex], g.h, diagonals);
         ++st.updates;
         if (v < tentative[k]) {
             tentative[k] = v;
@@ -144,6 +147,7 @@ EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalO
         const int i = k % g.pitch - 1, j = k / g.pitch - 1;
         const int c = g.cell(i, j);
         relax(k + 1, c + 1); relax(k - 1, c - 1); relax(k + g.pitch, c + nx); relax(k - g.pitch, c - nx);
+        if (!diagonals) return;
         relax(k + 1 + g.pitch, c + 1 + nx); relax(k - 1 + g.pitch, c - 1 + nx);
         relax(k - 1 - g.pitch, c - 1 - nx); relax(k + 1 - g.pitch, c + 1 - nx);
     };
