@@ -9,28 +9,37 @@
 /// - Tiles and activity per tile: block FIM, Jeong & Whitaker 2008 §4 (a tile
 ///   is active while some cell in it may still drop; neighbours are activated
 ///   across an edge whose cells dropped).
+/// - The local update reads four neighbours (eikonalUpdate, Godunov) or,
+///   with EikonalOptions::stencil 8, eight (eikonalUpdate8: plus the
+///   triangles of the diagonals), so a point source's potential is close to
+///   the distance in every direction.
 /// - Inside a tile, Gauss-Seidel sweeps in the four diagonal orders of fast
 ///   sweeping (Zhao 2005, "A fast sweeping method for eikonal equations"),
 ///   restricted to cells marked dirty (the cell-level active list of Jeong &
 ///   Whitaker 2008 §3), until no dirty cell is left behind the sweep front or
-///   the sweep budget is spent; only then does the tile report its edges.
-///   Cells are visited by anti-diagonals: the cells of one diagonal are never
-///   4-neighbours, so a warp updates them in parallel and a CPU thread in
-///   sequence with identical results (the parallel order of Detrixhe, Gibou &
-///   Min 2013, "A parallel fast sweeping method for the eikonal equation").
+///   the sweep budget is spent; only then does the tile report its edges and
+///   corners. A CPU thread visits a tile row by row, a warp front by front
+///   (fronts f = DI i + K DJ j, K = 1 for 4 neighbours and 2 for 8: the
+///   cells of one front are never neighbours, so a warp updates them in
+///   parallel, and every pair of neighbours is visited in the same order as
+///   row by row, so both give identical results; the parallel order of
+///   Detrixhe, Gibou & Min 2013, "A parallel fast sweeping method for the
+///   eikonal equation", and its extension to 8 neighbours).
 /// - Value-ordered tile selection: a phase runs only tiles whose incoming
 ///   potential lies within a band above the lowest one, a coarse fast-marching
 ///   order over tiles (the group ordering of Hong & Jeong 2016, "A group-ordered
 ///   fast iterative method for eikonal equations", with the band of the
 ///   two-scale / "untidy" priority queues of Yatziv, Bartesaghi & Sapiro 2006).
-/// - Checkerboard phases: tiles of one colour share no halo, so a phase runs
-///   them in parallel without races and results do not depend on the thread
-///   count or the order of tiles (activation uses order-independent atomic
-///   min / or only).
+/// - Coloured phases: tiles of one colour share no halo cell (two colours, a
+///   checkerboard, for the 4-neighbour stencil; four, two tiles apart in x
+///   and y, when the stencil reads diagonals across tile corners), so a
+///   phase runs them in parallel without races and results do not depend on
+///   the thread count or the order of tiles (activation uses
+///   order-independent atomic min / or only).
 /// - Several fields (one per goal set) are one solve: their tiles share the
 ///   phases, so 4 groups cost one launch and one convergence test.
 ///
-/// A phase p (colour p & 1) has two passes separated by a barrier (an OpenMP
+/// A phase p (colour p modulo the colours) has two passes separated by a barrier (an OpenMP
 /// loop end on the CPU, a grid-wide sync on the GPU):
 ///   1. select: every tile of every field is scanned; a tile of the phase's
 ///      colour whose key is within the band of its field's lowest key
@@ -56,7 +65,7 @@ namespace ccrowd {
 /// diagonal of a tile has at most 32 cells, one per lane), one OpenMP thread
 /// per tile on the CPU. [Limit: <= 32]
 constexpr int kFimTile = 32;
-/// Row pitch of a tile with its one-cell halo (GPU shared memory). [Units: cells]
+/// Row pitch of a tile with its one-cell halo, corners included (GPU shared memory). [Units: cells]
 constexpr int kFimHaloPitch = kFimTile + 2;
 
 /// A cell's state in the solver's padded state array (FimCellState).
@@ -68,8 +77,13 @@ enum FimCellState : uint8_t {
     kFimDirty = 1,  ///< Open, a neighbour dropped since its last update (lowering: may drop).
     kFimFixed = 2,  ///< Padding border, blocked or source: never updated.
     kFimRaise = 4,  ///< Warm start, raise pass: a value it may rest on was raised (may be unsupported).
-    kFimLower = 8   ///< Warm start, raise pass: raised to +inf; lowered again in the lowering pass.
+    kFimLower = 8,  ///< Warm start, raise pass: raised to +inf; lowered again in the lowering pass.
+    kFimShutN = 64, ///< The cell's face towards (i, j+1) is closed (its cost is +inf); set at init, never changed.
+    kFimShutE = 128 ///< The cell's face towards (i+1, j) is closed; set at init, never changed.
 };
+
+/// The face bits of a state, kept by every change of a cell's state.
+constexpr FimState kFimShut = kFimShutN | kFimShutE;
 
 /// What a pass of the scheduler does to the cells it visits.
 enum FimMode : int {
@@ -108,8 +122,13 @@ struct FimGrid {
     CC_HD int tiles() const { return tilesX * tilesY; }
     /// Index of tile (tx, ty).
     CC_HD int tile(int tx, int ty) const { return tx + ty * tilesX; }
-    /// Checkerboard colour of tile (tx, ty): 0 or 1.
-    CC_HD static int colour(int tx, int ty) { return (tx + ty) & 1; }
+    /// Colour of tile (tx, ty) among @p colours: 2, a checkerboard (tiles
+    /// of one colour share no edge: enough for the 4-neighbour stencil), or
+    /// 4 (tiles of one colour two tiles apart: their halos, corners
+    /// included, never meet: the 8-neighbour stencil).
+    CC_HD static int colour(int tx, int ty, int colours) {
+        return colours == 4 ? (tx & 1) | ((ty & 1) << 1) : (tx + ty) & 1;
+    }
 };
 
 /// Makes the tiling of an nx-by-ny grid.
@@ -176,11 +195,17 @@ struct FimSchedView {
     uint32_t* from = nullptr;   ///< Per field and tile: FimFromBit edges of that activation. [Size: fields * g.tiles()]
     uint32_t* lowest = nullptr; ///< Per field: 3 rotating lowest keys (see the file comment). [Size: fields * 3]
     const float* band = nullptr;  ///< Per field: band above the lowest key a phase runs. [Units: s] [Size: fields]
+    /// Per field: h times the lowest face cost of an open cell, the least
+    /// that a step of one cell size costs. [Units: s] [Size: fields]
+    const float* reach = nullptr;
+    bool diagonals = false;     ///< The 8-neighbour stencil (EikonalOptions::stencil 8); false: 4 neighbours.
     unsigned long long* updates = nullptr;      ///< Per field: local solver calls. [Size: fields]
     unsigned long long* activations = nullptr;  ///< Per field: tiles processed. [Size: fields]
     uint32_t* runs = nullptr;   ///< Per field and tile: times processed. [Size: fields * g.tiles()]
     int sweeps = 4;             ///< Sweep budget per tile activation. [Limit: >= 1]
 
+    /// Tile colours of the phases (FimGrid::colour): 4 with diagonals, else 2.
+    CC_HD int colours() const { return diagonals ? 4 : 2; }
     /// Index of tile t of field f in key / from.
     CC_HD long long tileIndex(int f, int t) const { return static_cast<long long>(f) * g.tiles() + t; }
     /// Field f's padded potentials.
@@ -197,7 +222,8 @@ CC_HD inline bool fimSelect(const FimSchedView& v, int phase, int f, int t) {
     if (k == kFimNoKey) return false;
     const int tx = t % v.g.tilesX, ty = t / v.g.tilesX;
     const uint32_t lo = v.lowest[f * 3 + phase % 3];
-    if (FimGrid::colour(tx, ty) == (phase & 1) && fimKeyValue(k) <= fimKeyValue(lo) + v.band[f]) return true;
+    const int colours = v.colours();
+    if (FimGrid::colour(tx, ty, colours) == (phase & (colours - 1)) && fimKeyValue(k) <= fimKeyValue(lo) + v.band[f]) return true;
     atomicMinRelaxed(&v.lowest[f * 3 + (phase + 1) % 3], k);
     return false;
 }
@@ -228,33 +254,60 @@ struct FimTileMem {
     int w, h;              ///< Tile cells (edge tiles are smaller). [Limit: 1..kFimTile]
     float cell;            ///< Cell size. [Units: m]
     float tol;             ///< Relative tolerance.
+    float reach;           ///< The least a step of one cell size costs (FimSchedView::reach). [Units: s] [Limit: >= 0]
+    bool diagonals;        ///< The 8-neighbour stencil (FimSchedView::diagonals).
+};
+
+/// Slots of FimTileReport::key: the four edges' neighbour tiles, the tile
+/// itself, the four corners' neighbour tiles.
+enum FimReportSlot : int {
+    kFimToE = 0, kFimToN = 1, kFimToW = 2, kFimToS = 3, kFimToSelf = 4,
+    kFimToNE = 5, kFimToNW = 6, kFimToSW = 7, kFimToSE = 8,
+    kFimSlots = 9
 };
 
 /// What processing a tile leaves behind, per lane until the tile's end.
 struct FimTileReport {
-    /// Lowest new potential passed to the E, N, W, S neighbour tile and left
-    /// in the tile itself (dirty cells after the sweep budget); +inf = none.
-    float key[5] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};
+    /// Lowest new potential passed to each neighbour tile (FimReportSlot)
+    /// and left in the tile itself (dirty cells after the sweep budget);
+    /// +inf = none.
+    float key[kFimSlots] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};
     unsigned long long updates = 0;  ///< Local solver calls.
 };
 
+/// The report slot of tile-local cell (i, j) of a w x h tile, which lies
+/// outside the tile (in the halo).
+CC_HD inline int fimHaloSlot(int i, int j, int w, int h) {
+    const int x = i < 0 ? -1 : (i >= w ? 1 : 0), y = j < 0 ? -1 : (j >= h ? 1 : 0);
+    if (y == 0) return x > 0 ? kFimToE : kFimToW;
+    if (x == 0) return y > 0 ? kFimToN : kFimToS;
+    return y > 0 ? (x > 0 ? kFimToNE : kFimToNW) : (x > 0 ? kFimToSE : kFimToSW);
+}
+
 /// The work of one cell (i, j) (tile-local) in a sweep in direction
-/// (DI, DJ). A dirty cell is updated with the shared Godunov update
-/// (eikonal_update.hpp) and keeps the minimum; a significant drop marks the
+/// (DI, DJ). A dirty cell is updated with the shared local update
+/// (eikonal_update.hpp, eikonalUpdateStencil) and keeps the minimum; a significant drop marks the
 /// neighbours above the new value dirty (only those can drop in turn). A
-/// mark behind the sweep front (on the upwind side, already passed) means
-/// another sweep; a mark across the tile edge goes to the report for that
-/// edge.
+/// mark behind the sweep front (on a cell the sweep has passed) means
+/// another sweep; a mark on a halo cell goes to the report for that edge or
+/// corner.
 ///
-/// The cell reads its four neighbours and its own state, and writes its own
+/// DIAG: the 8-neighbour stencil (FimTileMem::diagonals); without it the
+/// cell reads and marks its four axis neighbours only.
+///
+/// The cell reads its neighbours and its own state, and writes its own
 /// value and state and its neighbours' states. In a sweep in direction
-/// (DI, DJ) every order that visits (i - DI, j) and (i, j - DJ) before
-/// (i, j), and (i + DI, j) and (i, j + DJ) after it, gives the same values,
-/// marks and counts: the upwind neighbours are final for this sweep and the
-/// downwind ones not yet touched. Row by row (a CPU thread: contiguous
-/// memory) and diagonal by diagonal (a warp: a diagonal's cells on the
-/// lanes) are two such orders (Detrixhe, Gibou & Min 2013, §3).
-template <int DI, int DJ, int MODE>
+/// (DI, DJ) every order that visits the neighbours in row j - DJ and
+/// (i - DI, j) before (i, j), and (i + DI, j) and the neighbours in row
+/// j + DJ after it, gives the same values, marks and counts: those orders
+/// agree on every pair of cells that read or mark each other. Row by row (a
+/// CPU thread: contiguous memory) and front by front with f = DI i + K DJ j
+/// (a warp, kFrontStride: with K = 1, (i, j - DJ) and (i - DI, j) lie on
+/// front f - 1; with K = 2 a front's cells are two or more columns apart,
+/// the three cells of row j - DJ lie on fronts f - 3 .. f - 1 and
+/// (i - DI, j) on f - 1) are two such orders (the parallel order of
+/// Detrixhe, Gibou & Min 2013, §3).
+template <int DI, int DJ, int MODE, bool DIAG>
 struct FimSweepCell {
     FimTileMem m;
     FimTileReport* r;  ///< This lane's report.
@@ -262,6 +315,11 @@ struct FimSweepCell {
     float* behindMin;  ///< Lowest potential that did.
 
     static constexpr FimState kBit = MODE == kFimRaising ? kFimRaise : kFimDirty;
+    /// Stride K of the fronts a warp may update in parallel (fimFrontCell):
+    /// f = ii + K jj, so that a front's cells are never neighbours and every
+    /// neighbour it reads or marks lies on an earlier or a later front: the
+    /// anti-diagonals (K = 1) for 4 neighbours, K = 2 for 8.
+    static constexpr int kFrontStride = DIAG ? 2 : 1;
 
     /// True when some cell of tile row @p j is marked now (a team may skip
     /// a row without: none of its cells would do anything).
@@ -272,82 +330,130 @@ struct FimSweepCell {
         return any != 0;
     }
 
-    /// Marks neighbour @p d (offset) of the cell at (i, j), whose value was
-    /// @p v, across edge @p edge (0..3: E, N, W, S) when it leaves the tile;
-    /// @p last: the cell is on that edge; @p upwind: the neighbour lies
-    /// behind the sweep front.
-    CC_HD void pass(FimState* st, int d, bool last, int edge, bool upwind, float v, bool& back) const {
-        if (!fimMark(st + d, kBit)) return;
-        if (last) r->key[edge] = minf(r->key[edge], v);
-        else back |= upwind;
+    /// True when the cell at offset @p d from @p st is an open grid cell
+    /// (fixed cells are the border, blocked cells and sources; only sources
+    /// have a finite value).
+    CC_HD static bool open(const FimState* st, const float* p, int d) { return !(st[d] & kFimFixed) || p[d] < INFINITY; }
+
+    /// Marks neighbour (i + di, j + dj) of the cell at (i, j), whose value
+    /// was @p v: a halo cell for its edge's or corner's report, a cell the
+    /// sweep has passed (row j - DJ, or (i - DI, j)) for another sweep.
+    CC_HD void mark(int i, int j, int di, int dj, float v, bool& back) const {
+        const int ti = i + di, tj = j + dj;
+        FimState* t = m.state + ti + tj * m.pitch;
+        if (!fimMark(t, kBit)) return;
+        if (ti < 0 || tj < 0 || ti >= m.w || tj >= m.h) {
+            const int slot = fimHaloSlot(ti, tj, m.w, m.h);
+            r->key[slot] = minf(r->key[slot], v);
+            return;
+        }
+        back |= dj == -DJ || (dj == 0 && di == -DI);
     }
 
-    CC_HD void operator()(int i, int j) const {
+    /// Marks the neighbours whose value in @p n lies above @p v (and, when
+    /// @p raising, below +inf: those that may have rested on the cell).
+    /// Lowering marks a diagonal neighbour only when it lies more than a
+    /// cell's least cost above: through this cell (its triangles' diagonal
+    /// vertex) it cannot get below v + reach (eikonalDiagonal), 0.1% less
+    /// for rounding.
+    CC_HD void markAbove(int i, int j, const EikonalStencil& n, float v, bool raising, bool& back) const {
+        const auto above = [v, raising](float x) { return v < x && (!raising || x < INFINITY); };
+        const float vd = raising ? v : v + 0.999f * m.reach;
+        const auto aboveDiag = [vd, raising](float x) { return vd < x && (!raising || x < INFINITY); };
+        if (above(n.e)) mark(i, j, 1, 0, v, back);
+        if (above(n.n)) mark(i, j, 0, 1, v, back);
+        if (above(n.w)) mark(i, j, -1, 0, v, back);
+        if (above(n.s)) mark(i, j, 0, -1, v, back);
+        if (!DIAG) return;
+        if (aboveDiag(n.ne)) mark(i, j, 1, 1, v, back);
+        if (aboveDiag(n.nw)) mark(i, j, -1, 1, v, back);
+        if (aboveDiag(n.sw)) mark(i, j, -1, -1, v, back);
+        if (aboveDiag(n.se)) mark(i, j, 1, -1, v, back);
+    }
+
+    CC_HD CC_FORCEINLINE void operator()(int i, int j) const {
         // locals: the state stores below are byte stores, which may alias
         // anything, so members and neighbours read once stay in registers
         const int pitch = m.pitch;
         const int q = i + j * pitch;
         FimState* st = m.state + q;
-        if (!(*st & kBit)) return;
-        *st = static_cast<FimState>(*st & ~kBit);
-        // Godunov update from the current neighbours (E, W, N, S)
+        const FimState mine = *st;
+        if (!(mine & kBit)) return;
+        *st = static_cast<FimState>(mine & ~kBit);
+        // the eight neighbours, and the triangles that may carry the front:
+        // axis neighbour open, its face towards the diagonal open (a face
+        // between two cells as the lower or left cell's bit holds it)
         float* p = m.phi + q;
-        const float pe = p[1], pw = p[-1], pn = p[pitch], ps = p[-pitch];
-        const float nw = eikonalUpdate(pe, pw, pn, ps, m.cost[i + j * m.costPitch], m.cell);
-        const float tol = m.tol, cell = m.cell;
-        const bool lastE = i == m.w - 1, lastN = j == m.h - 1;
+        EikonalStencil n;
+        n.e = p[1]; n.w = p[-1]; n.n = p[pitch]; n.s = p[-pitch];
+        n.ne = n.nw = n.sw = n.se = INFINITY;
+        n.tri = 0u;
+        if (DIAG) {
+            n.ne = p[pitch + 1]; n.nw = p[pitch - 1]; n.sw = p[-pitch - 1]; n.se = p[1 - pitch];
+            const bool oe = open(st, p, 1), ow = open(st, p, -1), on = open(st, p, pitch), os = open(st, p, -pitch);
+            const FimState sE = st[1], sW = st[-1], sN = st[pitch], sS = st[-pitch];
+            const FimState sNW = st[pitch - 1], sSW = st[-pitch - 1], sSE = st[1 - pitch];
+            n.tri = (oe && !(sE & kFimShutN) ? kTriENE : 0u) | (on && !(sN & kFimShutE) ? kTriNNE : 0u) |
+                    (ow && !(sW & kFimShutN) ? kTriWNW : 0u) | (on && !(sNW & kFimShutE) ? kTriNNW : 0u) |
+                    (ow && !(sSW & kFimShutN) ? kTriWSW : 0u) | (os && !(sSW & kFimShutE) ? kTriSSW : 0u) |
+                    (oe && !(sSE & kFimShutN) ? kTriESE : 0u) | (os && !(sS & kFimShutE) ? kTriSSE : 0u);
+        }
+        const float old = *p;
+        const float nw = eikonalUpdateStencil(n, m.cost[i + j * m.costPitch], m.cell, DIAG);
         ++r->updates;
         bool back = false;
+        float v;
         if (MODE == kFimRaising) {
             // raise (warm start): a value below what its neighbours now give
             // is unsupported; it goes to +inf, and the neighbours above it
             // (only those can have rested on it) are checked in turn
-            const float old = *p;
-            if (!(nw - old > eikonalTolerance(old, tol, cell))) return;  // (nw may be +inf: all support gone)
+            if (!(nw - old > eikonalTolerance(old, m.tol, m.cell))) return;  // (nw may be +inf: all support gone)
             *p = INFINITY;
             *st = static_cast<FimState>(*st | kFimLower);
-            if (old < pe && pe < INFINITY) pass(st, 1, lastE, 0, DI < 0, old, back);
-            if (old < pn && pn < INFINITY) pass(st, pitch, lastN, 1, DJ < 0, old, back);
-            if (old < pw && pw < INFINITY) pass(st, -1, i == 0, 2, DI > 0, old, back);
-            if (old < ps && ps < INFINITY) pass(st, -pitch, j == 0, 3, DJ > 0, old, back);
-            if (back) { *behind = true; *behindMin = minf(*behindMin, old); }
-            return;
+            v = old;
+            markAbove(i, j, n, v, true, back);
+        } else {
+            // lower: keep the minimum; a significant drop lets the neighbours
+            // above the new value drop in turn
+            if (!(nw < old)) return;
+            *p = nw;
+            if (!(old - nw > eikonalTolerance(nw, m.tol, m.cell))) return;
+            v = nw;
+            markAbove(i, j, n, v, false, back);
         }
-        // lower: keep the minimum; a significant drop lets the neighbours
-        // above the new value drop in turn
-        const float cur = *p;
-        if (!(nw < cur)) return;
-        *p = nw;
-        if (!(cur - nw > eikonalTolerance(nw, tol, cell))) return;
-        if (nw < pe) pass(st, 1, lastE, 0, DI < 0, nw, back);
-        if (nw < pn) pass(st, pitch, lastN, 1, DJ < 0, nw, back);
-        if (nw < pw) pass(st, -1, i == 0, 2, DI > 0, nw, back);
-        if (nw < ps) pass(st, -pitch, j == 0, 3, DJ > 0, nw, back);
-        if (back) { *behind = true; *behindMin = minf(*behindMin, nw); }
+        if (back) { *behind = true; *behindMin = minf(*behindMin, v); }
     }
 };
 
-/// Cell of a w x h tile at position @p u of diagonal @p d in the sweep
-/// direction (DI, DJ): the diagonal order's visit of the u-th cell, with
-/// u in [fimDiagonalBegin(d, h), fimDiagonalEnd(d, w)].
-CC_HD inline int fimDiagonalBegin(int d, int h) { return d - (h - 1) > 0 ? d - (h - 1) : 0; }
-CC_HD inline int fimDiagonalEnd(int d, int w) { return d < w - 1 ? d : w - 1; }
-template <int DI, int DJ>
-CC_HD inline void fimDiagonalCell(int w, int h, int d, int u, int& i, int& j) {
-    i = DI > 0 ? u : w - 1 - u;
-    j = DJ > 0 ? d - u : h - 1 - (d - u);
+/// Front order of a w x h tile in sweep direction (DI, DJ) with stride K
+/// (FimSweepCell::kFrontStride: 1 for 4 neighbours, the anti-diagonals; 2
+/// for 8): with ii, jj counted from the sweep's start corner, cell (ii, jj)
+/// lies on front f = ii + K jj, f in [0, fimFronts(w, h)); front f holds
+/// the cells jj in [fimFrontFirst(f, w), fimFrontLast(f, h)] (at most 32,
+/// with K = 2 at most 16, in a 32-wide tile: one per lane).
+template <int K>
+CC_HD inline int fimFronts(int w, int h) { return w + K * (h - 1); }
+template <int K>
+CC_HD inline int fimFrontFirst(int f, int w) { return f - (w - 1) > 0 ? (f - (w - 1) + K - 1) / K : 0; }
+template <int K>
+CC_HD inline int fimFrontLast(int f, int h) { return f / K < h - 1 ? f / K : h - 1; }
+template <int DI, int DJ, int K>
+CC_HD inline void fimFrontCell(int w, int h, int f, int jj, int& i, int& j) {
+    const int ii = f - K * jj;
+    i = DI > 0 ? ii : w - 1 - ii;
+    j = DJ > 0 ? jj : h - 1 - jj;
 }
 
 /// One sweep in direction (DI, DJ) over the tile's dirty cells. Team visits
-/// the cells in an order FimSweepCell allows (rows on a CPU thread,
-/// diagonals on a warp) and answers whether any lane marked behind. Returns
-/// that answer; the lane's behind-minimum goes to r.key[4].
-template <int DI, int DJ, int MODE, class Team>
+/// the cells in an order FimSweepCell allows (rows on a CPU thread, fronts
+/// on a warp) and answers whether any lane marked behind. Returns that
+/// answer; the lane's behind-minimum goes to r.key[kFimToSelf].
+template <int DI, int DJ, int MODE, bool DIAG, class Team>
 CC_HD bool fimSweep(const Team& team, const FimTileMem& m, FimTileReport& r) {
     bool behind = false;
     float behindMin = INFINITY;
-    team.template sweep<DI, DJ>(m.w, m.h, FimSweepCell<DI, DJ, MODE>{m, &r, &behind, &behindMin});
-    r.key[4] = minf(r.key[4], behindMin);
+    team.template sweep<DI, DJ>(m.w, m.h, FimSweepCell<DI, DJ, MODE, DIAG>{m, &r, &behind, &behindMin});
+    r.key[kFimToSelf] = minf(r.key[kFimToSelf], behindMin);
     return team.any(behind);
 }
 
@@ -370,16 +476,17 @@ struct FimRowTeam {
     CC_HD bool any(bool x) const { return x; }
 };
 
-/// The GPU's visiting order (diagonal by diagonal, a diagonal's cells in
-/// lane order) run by one thread: what a warp computes, on the CPU, so
-/// tests can check that both orders give the same tiles.
-struct FimDiagonalTeam {
+/// The GPU's visiting order (front by front, a front's cells in lane
+/// order) run by one thread: what a warp computes, on the CPU, so tests can
+/// check that both orders give the same tiles.
+struct FimFrontTeam {
     template <int DI, int DJ, class F>
     CC_HD void sweep(int w, int h, const F& f) const {
-        for (int d = 0; d <= w + h - 2; ++d)
-            for (int u = fimDiagonalBegin(d, h); u <= fimDiagonalEnd(d, w); ++u) {
+        constexpr int K = F::kFrontStride;
+        for (int fr = 0; fr < fimFronts<K>(w, h); ++fr)
+            for (int jj = fimFrontFirst<K>(fr, w); jj <= fimFrontLast<K>(fr, h); ++jj) {
                 int i, j;
-                fimDiagonalCell<DI, DJ>(w, h, d, u, i, j);
+                fimFrontCell<DI, DJ, K>(w, h, fr, jj, i, j);
                 f(i, j);
             }
     }
@@ -390,9 +497,9 @@ struct FimDiagonalTeam {
 /// the first one downwind of the edges its activation came through
 /// (@p from, FimFromBit), until no dirty cell is left behind a sweep or
 /// m's sweep budget @p sweeps is spent. Returns this lane's report; the
-/// caller combines the lanes' reports (Team::reduce). key[4] is finite only
-/// when dirty cells are left over.
-template <int MODE, class Team>
+/// caller combines the lanes' reports (Team::reduce). key[kFimToSelf] is
+/// finite only when dirty cells are left over.
+template <int MODE, bool DIAG, class Team>
 CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint32_t from, int sweeps) {
     FimTileReport r;
     const bool east = !(from & kFimFromE) || (from & kFimFromW);
@@ -403,32 +510,40 @@ CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint
     bool again = true;
     for (int s = 0; s < sweeps && again; ++s) {
         switch (order ^ ((0x9C >> (2 * (s & 3))) & 3)) {
-            case 0: again = fimSweep<1, 1, MODE>(team, m, r); break;
-            case 1: again = fimSweep<-1, 1, MODE>(team, m, r); break;
-            case 2: again = fimSweep<1, -1, MODE>(team, m, r); break;
-            default: again = fimSweep<-1, -1, MODE>(team, m, r); break;
+            case 0: again = fimSweep<1, 1, MODE, DIAG>(team, m, r); break;
+            case 1: again = fimSweep<-1, 1, MODE, DIAG>(team, m, r); break;
+            case 2: again = fimSweep<1, -1, MODE, DIAG>(team, m, r); break;
+            default: again = fimSweep<-1, -1, MODE, DIAG>(team, m, r); break;
         }
     }
-    if (!again) r.key[4] = INFINITY;
+    if (!again) r.key[kFimToSelf] = INFINITY;
     return r;
 }
 
 /// fimProcessTileIn for the pass @p mode (FimMode).
 template <class Team>
 CC_HD FimTileReport fimProcessTile(const Team& team, const FimTileMem& m, uint32_t from, int sweeps, int mode = kFimLowering) {
-    return mode == kFimRaising ? fimProcessTileIn<kFimRaising>(team, m, from, sweeps)
-                               : fimProcessTileIn<kFimLowering>(team, m, from, sweeps);
+    if (m.diagonals)
+        return mode == kFimRaising ? fimProcessTileIn<kFimRaising, true>(team, m, from, sweeps)
+                                   : fimProcessTileIn<kFimLowering, true>(team, m, from, sweeps);
+    return mode == kFimRaising ? fimProcessTileIn<kFimRaising, false>(team, m, from, sweeps)
+                               : fimProcessTileIn<kFimLowering, false>(team, m, from, sweeps);
 }
 
 /// Pass 2's report of tile (tx, ty) of field f after processing: the edges'
-/// drops activate the neighbour tiles across them, cells left dirty the tile
+/// and corners' drops activate the neighbour tiles across them (a corner's
+/// as if through both its edges), cells left dirty the tile
 /// itself, and the tile's counters grow. @p r is the tile's combined report.
 CC_HD inline void fimReport(const FimSchedView& v, int phase, int f, int tx, int ty, const FimTileReport& r) {
-    fimActivate(v, phase, f, tx + 1, ty, r.key[0], kFimFromW);
-    fimActivate(v, phase, f, tx, ty + 1, r.key[1], kFimFromS);
-    fimActivate(v, phase, f, tx - 1, ty, r.key[2], kFimFromE);
-    fimActivate(v, phase, f, tx, ty - 1, r.key[3], kFimFromN);
-    fimActivate(v, phase, f, tx, ty, r.key[4], 0u);
+    fimActivate(v, phase, f, tx + 1, ty, r.key[kFimToE], kFimFromW);
+    fimActivate(v, phase, f, tx, ty + 1, r.key[kFimToN], kFimFromS);
+    fimActivate(v, phase, f, tx - 1, ty, r.key[kFimToW], kFimFromE);
+    fimActivate(v, phase, f, tx, ty - 1, r.key[kFimToS], kFimFromN);
+    fimActivate(v, phase, f, tx + 1, ty + 1, r.key[kFimToNE], kFimFromW | kFimFromS);
+    fimActivate(v, phase, f, tx - 1, ty + 1, r.key[kFimToNW], kFimFromE | kFimFromS);
+    fimActivate(v, phase, f, tx - 1, ty - 1, r.key[kFimToSW], kFimFromE | kFimFromN);
+    fimActivate(v, phase, f, tx + 1, ty - 1, r.key[kFimToSE], kFimFromW | kFimFromN);
+    fimActivate(v, phase, f, tx, ty, r.key[kFimToSelf], 0u);
     atomicAddRelaxed(&v.updates[f], r.updates);
     atomicAddRelaxed(&v.activations[f], 1ull);
     ++v.runs[v.tileIndex(f, v.g.tile(tx, ty))];  // only this tile's worker writes it in a phase
@@ -466,7 +581,8 @@ CC_HD inline FimPaddedCell fimPaddedCell(const FimGrid& g, int i, int j) {
 }
 
 /// Fills every field's padded potentials (+inf) and states (fixed on the
-/// border and blocked cells, clean elsewhere). Runs over padded cells (i, j)
+/// border and blocked cells, clean elsewhere; closed N and E faces from the
+/// field's costs). Runs over padded cells (i, j)
 /// with i in [0, pitch) and j in [0, fields * (ny + 2)): field after field.
 struct FimInitCells {
     FimSchedView v;
@@ -485,9 +601,15 @@ struct FimInitCells {
         const int lo = gridRow ? (i0 > 1 ? i0 : 1) : i1, hi = gridRow ? (i1 < nx + 1 ? i1 : nx + 1) : i1;
         if (!keepPhi)
             for (int i = i0; i < i1; ++i) phi[i] = INFINITY;
-        // border and blocked cells are fixed, open grid cells clean
+        // border and blocked cells are fixed, open grid cells clean; every
+        // grid cell keeps which of its N and E faces are closed
+        const FaceCost* cost = gridRow ? v.cost[c.f] + static_cast<long long>(c.cj) * nx : nullptr;  // cost[i - 1]: padded column i
         for (int i = i0; i < lo; ++i) st[i] = kFimFixed;
-        for (int i = lo; i < hi; ++i) st[i] = b[i - 1] ? kFimFixed : kFimClean;
+        for (int i = lo; i < hi; ++i) {
+            const FaceCost& fc = cost[i - 1];
+            const FimState shut = static_cast<FimState>((fc.n < INFINITY ? 0 : kFimShutN) | (fc.e < INFINITY ? 0 : kFimShutE));
+            st[i] = static_cast<FimState>((b[i - 1] ? kFimFixed : kFimClean) | shut);
+        }
         for (int i = hi > lo ? hi : lo; i < i1; ++i) st[i] = kFimFixed;
     }
 };
@@ -538,11 +660,12 @@ struct FimSetSources {
             if (__atomic_compare_exchange_n(bits, &expect, want, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
 #endif
         }
-        v.stateOf(s.field)[q] = kFimFixed;
+        FimState* st = v.stateOf(s.field) + q;
+        *st = static_cast<FimState>((*st & kFimShut) | kFimFixed);
     }
 };
 
-/// After FimSetSources: marks the open neighbours of each source dirty and
+/// After FimSetSources: marks the open (8-)neighbours of each source dirty and
 /// activates their tiles with the source's value (phase 0's lowest key).
 struct FimSeedSources {
     FimSchedView v;
@@ -551,12 +674,12 @@ struct FimSeedSources {
         const FimSource s = src[k];
         const int q = v.g.padded(s.i, s.j);
         FimState* st = v.stateOf(s.field);
-        const int nb[4][2] = {{s.i + 1, s.j}, {s.i - 1, s.j}, {s.i, s.j + 1}, {s.i, s.j - 1}};
-        const int dq[4] = {1, -1, v.g.pitch, -v.g.pitch};
-        for (int n = 0; n < 4; ++n) {
-            if (!fimMark(st + q + dq[n], kFimDirty)) continue;
+        // the eight neighbours (the border is fixed: never marked)
+        for (int n = 0; n < 8; ++n) {
+            const int di = n < 4 ? (n == 0) - (n == 1) : ((n & 1) ? -1 : 1), dj = n < 4 ? (n == 2) - (n == 3) : (n < 6 ? 1 : -1);
+            if (!fimMark(st + q + di + dj * v.g.pitch, kFimDirty)) continue;
             // phase -1's "next" slot is phase 0's current one
-            fimActivate(v, -1 + 3, s.field, nb[n][0] / kFimTile, nb[n][1] / kFimTile, s.value, 0u);
+            fimActivate(v, -1 + 3, s.field, (s.i + di) / kFimTile, (s.j + dj) / kFimTile, s.value, 0u);
         }
     }
 };
@@ -566,7 +689,7 @@ struct FimSeedSources {
 // costs no longer support them, then lowered by the FIM proper.
 //
 // The converged previous potentials u satisfy u >= G(u) cell by cell (G the
-// Godunov update: a value was set by an update, and its neighbours only
+// 8-neighbour update: a value was set by an update, and its neighbours only
 // dropped since). With new costs inside a box, a cell with u < G(u) - tol
 // is unsupported; the raise pass sets it to +inf and re-checks the cells
 // above it (only those can have rested on it), until every finite cell is
@@ -595,7 +718,7 @@ struct FimWarmSeedRaise {
         const FimPaddedCell c = fimPaddedCell(v.g, i, j);
         if (!box.inside(c.ci, c.cj)) return;
         if ((v.state[c.k] & kFimFixed) || !(v.phi[c.k] < INFINITY)) return;
-        v.state[c.k] = kFimRaise;
+        v.state[c.k] = static_cast<FimState>((v.state[c.k] & kFimShut) | kFimRaise);
         fimActivate(v, 2, c.f, c.ci / kFimTile, c.cj / kFimTile, v.phi[c.k], 0u);
     }
 };
@@ -611,13 +734,15 @@ struct FimWarmSeedLower {
         const FimPaddedCell c = fimPaddedCell(v.g, i, j);
         const FimState s = v.state[c.k];
         if (s & kFimFixed) return;
+        const FimState shut = s & kFimShut;
         if (!((s & kFimLower) || box.inside(c.ci, c.cj))) {
-            v.state[c.k] = kFimClean;
+            v.state[c.k] = static_cast<FimState>(shut | kFimClean);
             return;
         }
-        v.state[c.k] = kFimDirty;
+        v.state[c.k] = static_cast<FimState>(shut | kFimDirty);
         const float* p = v.phi + c.k;
-        const float lo = minf(minf(p[1], p[-1]), minf(p[v.g.pitch], p[-v.g.pitch]));
+        const int P = v.g.pitch;
+        const float lo = minf(minf(minf(p[1], p[-1]), minf(p[P], p[-P])), minf(minf(p[P + 1], p[P - 1]), minf(p[-P - 1], p[1 - P])));
         fimActivate(v, 2, c.f, c.ci / kFimTile, c.cj / kFimTile, lo, 0u);
     }
 };

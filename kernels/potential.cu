@@ -34,6 +34,7 @@ struct FimSolver::Workspace {
     int fields = 0;                            ///< Last solve's fields.
     std::vector<std::uint32_t> lowest;         ///< CPU: 3 per field.
     std::vector<float> band;                   ///< Per field. [Units: s]
+    std::vector<float> reach;                  ///< Per field: h times the lowest cost. [Units: s]
     std::vector<unsigned long long> updates, activations;  ///< CPU: per field.
     std::vector<const FaceCost*> cost;         ///< Per field: its costs (host or device pointers).
     std::vector<FimSource> sources;            ///< Every field's sources.
@@ -41,6 +42,7 @@ struct FimSolver::Workspace {
     std::vector<const EikonalProblem*> lastProblems;  ///< Last solve's problems (warm start).
     long long lastPadded = 0;                  ///< Last solve's padded cells over all fields.
     bool lastConverged = false;                ///< Last solve converged (its potentials can start the next).
+    int lastStencil = 0;                       ///< Last solve's EikonalOptions::stencil.
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
     FimCudaWorkspace cuda;
 #endif
@@ -176,7 +178,7 @@ void processTileCpu(const FimSchedView& v, int phase, int idx, int mode) {
     v.from[ti] = 0u;
     const FimTileBox b = fimTileBox(g, tx, ty);
     const int q = g.padded(b.i0, b.j0);
-    const FimTileMem m{v.phiOf(f) + q, v.stateOf(f) + q, g.pitch, v.cost[f] + g.cell(b.i0, b.j0), g.nx, b.w, b.h, g.h, g.tol};
+    const FimTileMem m{v.phiOf(f) + q, v.stateOf(f) + q, g.pitch, v.cost[f] + g.cell(b.i0, b.j0), g.nx, b.w, b.h, g.h, g.tol, v.reach[f], v.diagonals};
     prefetchTile(m);
     const FimTileReport r = fimProcessTile(FimRowTeam{}, m, from, v.sweeps, mode);
     fimReport(v, phase, f, tx, ty, r);
@@ -249,16 +251,19 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     // sources of every field, and the band per field from its lowest cost
     w.sources.clear();
     w.band.assign(fields, INFINITY);
+    w.reach.assign(fields, INFINITY);
     w.cost.assign(fields, nullptr);
     for (int f = 0; f < fields; ++f)
         for (const EikonalSource& s : problems[f]->sources) w.sources.push_back({f, s.i, s.j, s.value});
 
     // warm start (fim_schedule.hpp) when the last solve was of these
-    // problems on this grid and converged
+    // problems on this grid with this stencil and converged
     const long long padded = g.paddedSize() * fields;
-    const bool warmable = opt.warm_start && w.lastConverged && w.lastProblems == problems && w.lastPadded == padded;
+    const bool warmable = opt.warm_start && w.lastConverged && w.lastProblems == problems && w.lastPadded == padded &&
+                          w.lastStencil == opt.stencil;
     w.lastProblems = problems;
     w.lastPadded = padded;
+    w.lastStencil = opt.stencil;
     w.lastConverged = false;
 
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
@@ -286,6 +291,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
         // value ordering: a phase runs tiles within band_tiles tile widths
         // (at the lowest cost) of the lowest key; 0 = plain FIM (every active tile)
         w.band[f] = opt.band_tiles > 0.f ? opt.band_tiles * kFimTile * g.h * cs.lowest : INFINITY;
+        w.reach[f] = g.h * cs.lowest;
         w.cost[f] = problems[f]->cost->host();
     }
 
@@ -309,6 +315,8 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     v.from = w.from.data();
     v.lowest = w.lowest.data();
     v.band = w.band.data();
+    v.reach = w.reach.data();
+    v.diagonals = opt.stencil == 8;
     v.updates = w.updates.data();
     v.activations = w.activations.data();
     v.runs = w.runs.data();

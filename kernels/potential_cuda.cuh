@@ -94,16 +94,18 @@ struct SolveArgs {
     SolveRecord* record;
 };
 
-/// A warp as fim_schedule.hpp's team: a diagonal's cells on its lanes.
+/// A warp as fim_schedule.hpp's team: a front's cells on its lanes
+/// (at most 16 in a 32-wide tile).
 struct WarpTeam {
     int lane;  ///< 0..31
     template <int DI, int DJ, class F>
     __device__ void sweep(int w, int h, const F& f) const {
-        for (int d = 0; d <= w + h - 2; ++d) {
-            const int u = fimDiagonalBegin(d, h) + lane;
-            if (u <= fimDiagonalEnd(d, w)) {
+        constexpr int K = F::kFrontStride;
+        for (int fr = 0; fr < fimFronts<K>(w, h); ++fr) {
+            const int jj = fimFrontFirst<K>(fr, w) + lane;
+            if (jj <= fimFrontLast<K>(fr, h)) {
                 int i, j;
-                fimDiagonalCell<DI, DJ>(w, h, d, u, i, j);
+                fimFrontCell<DI, DJ, K>(w, h, fr, jj, i, j);
                 f(i, j);
             }
             __syncwarp();
@@ -115,16 +117,11 @@ struct WarpTeam {
 /// The lanes' reports combined: lowest keys, summed updates.
 __device__ inline FimTileReport warpReduce(FimTileReport r) {
     for (int o = 16; o > 0; o >>= 1) {
-        for (int k = 0; k < 5; ++k) r.key[k] = minf(r.key[k], __shfl_xor_sync(0xffffffffu, r.key[k], o));
+        for (int k = 0; k < kFimSlots; ++k) r.key[k] = minf(r.key[k], __shfl_xor_sync(0xffffffffu, r.key[k], o));
         r.updates += __shfl_xor_sync(0xffffffffu, r.updates, o);
     }
     return r;
 }
-
-/// True for halo cell (c, r) of a tile (c, r in -1..w / -1..h) that is a
-/// corner: never read or written by the 4-neighbour stencil, and owned by a
-/// tile of the same colour that may be running now.
-__device__ inline bool haloCorner(int c, int r, int w, int h) { return (c < 0 || c >= w) && (r < 0 || r >= h); }
 
 namespace {
 
@@ -146,11 +143,10 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
     const FimTileBox b = fimTileBox(g, tx, ty);
     const float* phi = v.phiOf(f);
     FimState* state = v.stateOf(f);
-    // stage the tile and its halo (rows -1..h, columns -1..w; the padded
-    // border makes every halo cell addressable)
+    // stage the tile and its halo, corners included (rows -1..h, columns
+    // -1..w; the padded border makes every halo cell addressable)
     for (int r = -1; r <= b.h; ++r)
         for (int c = lane - 1; c <= b.w; c += 32) {
-            if (haloCorner(c, r, b.w, b.h)) continue;
             const int q = g.padded(b.i0 + c, b.j0 + r), s = (c + 1) + (r + 1) * kFimHaloPitch;
             sPhi[s] = phi[q];
             sState[s] = state[q];
@@ -164,14 +160,13 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
         if (lane < b.w) sCost[lane + r * kFimTile] = cost[lane + r * g.nx];
     __syncwarp();
     const FimTileMem m{sPhi + 1 + kFimHaloPitch, sState + 1 + kFimHaloPitch, kFimHaloPitch,
-                       sCost, kFimTile, b.w, b.h, g.h, g.tol};
+                       sCost, kFimTile, b.w, b.h, g.h, g.tol, v.reach[f], v.diagonals};
     const FimTileReport mine = fimProcessTile(WarpTeam{lane}, m, from, v.sweeps, mode);
     __syncwarp();
-    // write back the tile's cells, and the dirty marks left on its edge-halo cells
+    // write back the tile's cells, and the dirty marks left on its halo cells
     float* phiOut = v.phiOf(f);
     for (int r = -1; r <= b.h; ++r)
         for (int c = lane - 1; c <= b.w; c += 32) {
-            if (haloCorner(c, r, b.w, b.h)) continue;
             const int q = g.padded(b.i0 + c, b.j0 + r), s = (c + 1) + (r + 1) * kFimHaloPitch;
             const bool inside = c >= 0 && r >= 0 && c < b.w && r < b.h;
             if (inside) {
@@ -277,10 +272,12 @@ __global__ void minCostKernel(const FaceCost* const* cost, const uint8_t* blocke
 }
 
 /// band[f] = bandTiles * tile width * h * lowest cost of field f (+inf for
-/// bandTiles 0: plain FIM).
-__global__ void bandKernel(const uint32_t* lowestCost, int fields, float width, float* band) {
+/// bandTiles 0: plain FIM), and reach[f] = h * lowest cost (FimSchedView::reach).
+__global__ void bandKernel(const uint32_t* lowestCost, int fields, float width, float h, float* band, float* reach) {
     const int f = static_cast<int>(threadIdx.x);
-    if (f < fields) band[f] = width > 0.f ? width * fimKeyValue(lowestCost[f]) : INFINITY;
+    if (f >= fields) return;
+    band[f] = width > 0.f ? width * fimKeyValue(lowestCost[f]) : INFINITY;
+    reach[f] = h * fimKeyValue(lowestCost[f]);
 }
 
 }  // namespace
@@ -362,7 +359,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     ws.list.reserve(static_cast<std::size_t>(tiles) * sizeof(int));
     ws.lowest.reserve(3 * fields * sizeof(uint32_t));
     ws.lowestCost.reserve(fields * sizeof(uint32_t));
-    ws.band.reserve(fields * sizeof(float));
+    ws.band.reserve(2 * fields * sizeof(float));  // band, then reach
     ws.listCount.reserve(2 * sizeof(unsigned));
     const ReportLayout lay(fields);
     ws.report.reserve(lay.bytes);
@@ -415,6 +412,8 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     v.from = ws.from.as<uint32_t>();
     v.lowest = ws.lowest.as<uint32_t>();
     v.band = ws.band.as<float>();
+    v.reach = ws.band.as<float>() + fields;
+    v.diagonals = opt.stencil == 8;
     v.updates = reinterpret_cast<unsigned long long*>(report + lay.updates);
     v.activations = reinterpret_cast<unsigned long long*>(report + lay.activations);
     v.runs = ws.runs.as<uint32_t>();
@@ -429,7 +428,8 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         v.cost, dBlocked, static_cast<long long>(cells), fields, ws.lowestCost.as<uint32_t>());
     CC_CUDA_CHECK(cudaGetLastError());
     const float width = opt.band_tiles > 0.f ? opt.band_tiles * kFimTile * g.h : 0.f;
-    bandKernel<<<1, 32 * ((fields + 31) / 32)>>>(ws.lowestCost.as<uint32_t>(), fields, width, ws.band.as<float>());
+    bandKernel<<<1, 32 * ((fields + 31) / 32)>>>(ws.lowestCost.as<uint32_t>(), fields, width, g.h, ws.band.as<float>(),
+                                                 ws.band.as<float>() + fields);
     CC_CUDA_CHECK(cudaGetLastError());
     const CellRange paddedCells{0, 0, g.pitch, (g.ny + 2) * fields};
     const int nsrc = static_cast<int>(sources.size());

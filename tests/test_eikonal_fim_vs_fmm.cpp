@@ -109,7 +109,12 @@ struct FimVariant {
 std::vector<FimVariant> fimVariants() {
     EikonalOptions plain;
     plain.band_tiles = 0.f;
-    return {{"default", EikonalOptions{}}, {"plain", plain}};
+    // the 8-neighbour stencil (EikonalOptions::stencil), both schedules
+    EikonalOptions eight;
+    eight.stencil = 8;
+    EikonalOptions eightPlain = plain;
+    eightPlain.stencil = 8;
+    return {{"default", EikonalOptions{}}, {"plain", plain}, {"stencil8", eight}, {"stencil8plain", eightPlain}};
 }
 
 using CompareParam = std::tuple<Exec, FimVariant, CompareCase>;
@@ -121,7 +126,7 @@ TEST_P(FimVsFmm, Agree) {
     const EikonalOptions opt = std::get<1>(GetParam()).opt;
     const Scene s = std::get<2>(GetParam()).make();
     ASSERT_FALSE(s.sources.empty());
-    const Solution fim = runFim(ex, s, opt), fmm = runFmm(s);
+    const Solution fim = runFim(ex, s, opt), fmm = runFmm(s, opt);  // the same stencil
 
     EXPECT_TRUE(fieldsClose(fim.phi, fmm.phi, s.h, kRel)) << "FIM vs FMM";
     // sources keep their values; blocked cells are +inf; reachable cells finite

@@ -3,7 +3,7 @@
 /// run and how often, when the solve ends, the work it does (updates per
 /// cell bounded from above on the benchmark's cases), multi-field solves
 /// equal to separate ones, and the claim that lets the CPU predict the GPU:
-/// a tile swept row by row (a CPU thread) and diagonal by diagonal (a warp)
+/// a tile swept row by row (a CPU thread) and front by front (a warp)
 /// ends bitwise identical, with the same counts.
 
 #include <cmath>
@@ -41,14 +41,18 @@ struct TileBuffers {
                 const bool halo = i < 0 || j < 0 || i >= w || j >= h;
                 const float r = u(rng);
                 phi[k] = r < 0.3f ? kInf : val(rng);
-                // halo: open (clean) or fixed; tile: dirty, clean or blocked
+                // halo: open (clean) or fixed; tile: dirty, clean or blocked; some closed N / E faces
                 state[k] = halo ? (r < 0.8f ? kFimClean : kFimFixed) : (r < 0.5f ? kFimDirty : r < 0.9f ? kFimClean : kFimFixed);
                 if (!halo && state[k] == kFimFixed) phi[k] = kInf;
+                const float shut = u(rng);
+                if (shut < 0.1f) state[k] |= kFimShutN;
+                else if (shut < 0.2f) state[k] |= kFimShutE;
             }
         for (FaceCost& f : cost) f = FaceCost{c(rng), c(rng), c(rng), c(rng)};
     }
-    FimTileMem mem(float cell) {
-        return FimTileMem{phi.data() + 1 + pitch, state.data() + 1 + pitch, pitch, cost.data(), w, w, h, cell, 1e-6f};
+    FimTileMem mem(float cell, bool diagonals) {
+        return FimTileMem{phi.data() + 1 + pitch, state.data() + 1 + pitch, pitch, cost.data(), w, w, h, cell, 1e-6f, 0.3f * cell,
+                          diagonals};
     }
 };
 
@@ -56,20 +60,22 @@ TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
     std::mt19937 rng(20261125u);
     const int sizes[][2] = {{32, 32}, {5, 17}, {1, 32}, {32, 1}, {17, 9}, {1, 1}};
     int tiles = 0, changed = 0;
+    for (const bool diagonals : {false, true})
     for (const auto& sz : sizes)
         for (int trial = 0; trial < 40; ++trial) {
+            SCOPED_TRACE(diagonals ? "8 neighbours" : "4 neighbours");
             TileBuffers a(sz[0], sz[1], rng);
             TileBuffers b = a;
             const std::uint32_t from = static_cast<std::uint32_t>(trial % 16);
             const int sweeps = 1 + trial % 4;
-            const FimTileReport ra = fimProcessTile(FimRowTeam{}, a.mem(0.5f), from, sweeps);
-            const FimTileReport rb = fimProcessTile(FimDiagonalTeam{}, b.mem(0.5f), from, sweeps);
+            const FimTileReport ra = fimProcessTile(FimRowTeam{}, a.mem(0.5f, diagonals), from, sweeps);
+            const FimTileReport rb = fimProcessTile(FimFrontTeam{}, b.mem(0.5f, diagonals), from, sweeps);
             ++tiles;
             ASSERT_EQ(0, std::memcmp(a.phi.data(), b.phi.data(), a.phi.size() * sizeof(float)))
                 << sz[0] << "x" << sz[1] << " trial " << trial;
             ASSERT_EQ(a.state, b.state) << sz[0] << "x" << sz[1] << " trial " << trial;
             ASSERT_EQ(ra.updates, rb.updates);
-            for (int k = 0; k < 5; ++k) ASSERT_EQ(0, std::memcmp(&ra.key[k], &rb.key[k], sizeof(float))) << "key " << k;
+            for (int k = 0; k < kFimSlots; ++k) ASSERT_EQ(0, std::memcmp(&ra.key[k], &rb.key[k], sizeof(float))) << "key " << k;
             changed += ra.updates > 0 ? 1 : 0;
         }
     // the random tiles did work: the comparison was not of untouched tiles
@@ -78,19 +84,29 @@ TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
 
 /// The CPU initialises the padded arrays a row at a time (launch.hpp's row
 /// hook), CUDA a cell at a time: both give the same potentials and states,
-/// on a grid whose border, blocked and open cells all occur, with 2 fields.
+/// on a grid whose border, blocked and open cells and closed faces all
+/// occur, with 2 fields of different costs.
 TEST(FimInit, RowAndCellCallsGiveTheSameArrays) {
     const FimGrid g = makeFimGrid(37, 23, 0.5f, 1e-6f);
     std::mt19937 rng(20261128u);
     std::vector<std::uint8_t> blocked(static_cast<std::size_t>(g.nx) * g.ny);
     for (std::uint8_t& b : blocked) b = rng() % 4 == 0 ? 1 : 0;
     const int fields = 2, rows = fields * (g.ny + 2);
+    // per field: costs with some closed N and E faces
+    std::vector<std::vector<FaceCost>> costs(fields, std::vector<FaceCost>(blocked.size(), FaceCost{1.f, 1.f, 1.f, 1.f}));
+    for (auto& field : costs)
+        for (FaceCost& c : field) {
+            if (rng() % 5 == 0) c.n = kInf;
+            if (rng() % 5 == 0) c.e = kInf;
+        }
+    const FaceCost* costOf[2] = {costs[0].data(), costs[1].data()};
     const std::size_t n = static_cast<std::size_t>(g.paddedSize()) * fields;
     std::vector<float> phiRow(n, 7.f), phiCell(n, 7.f);
     std::vector<FimState> stRow(n, 99), stCell(n, 99);
     FimSchedView v;
     v.g = g;
     v.fields = fields;
+    v.cost = costOf;
     for (bool keep : {false, true}) {
         v.phi = phiRow.data();
         v.state = stRow.data();
@@ -104,17 +120,25 @@ TEST(FimInit, RowAndCellCallsGiveTheSameArrays) {
         EXPECT_EQ(0, std::memcmp(phiRow.data(), phiCell.data(), n * sizeof(float))) << "keepPhi " << keep;
         EXPECT_EQ(stRow, stCell) << "keepPhi " << keep;
     }
-    // what they agree on is right: border fixed, blocked fixed, open clean
-    int fixed = 0, clean = 0;
+    // what they agree on is right: border fixed, blocked fixed, open clean,
+    // and every grid cell's closed N and E faces, per field
+    int fixed = 0, clean = 0, shut = 0;
     for (int f = 0; f < fields; ++f)
         for (int j = -1; j <= g.ny; ++j)
             for (int i = -1; i <= g.nx; ++i) {
                 const FimState s = stRow[static_cast<std::size_t>(f * g.paddedSize() + g.padded(i, j))];
                 const bool border = i < 0 || j < 0 || i >= g.nx || j >= g.ny;
                 const bool open = !border && !blocked[static_cast<std::size_t>(g.cell(i, j))];
-                EXPECT_EQ(open ? kFimClean : kFimFixed, s) << f << " " << i << " " << j;
+                FimState faces = 0;
+                if (!border) {
+                    const FaceCost& c = costs[static_cast<std::size_t>(f)][static_cast<std::size_t>(g.cell(i, j))];
+                    faces = static_cast<FimState>((std::isinf(c.n) ? kFimShutN : 0) | (std::isinf(c.e) ? kFimShutE : 0));
+                }
+                EXPECT_EQ((open ? kFimClean : kFimFixed) | faces, s) << f << " " << i << " " << j;
                 (open ? clean : fixed) += 1;
+                shut += faces != 0 ? 1 : 0;
             }
+    EXPECT_GT(shut, g.nx * g.ny / 4);
     EXPECT_GT(fixed, 2 * (g.nx + g.ny));
     EXPECT_GT(clean, g.nx * g.ny / 2);
     EXPECT_TRUE(std::isinf(phiRow[static_cast<std::size_t>(g.padded(3, 4))])) << "cold: +inf";
@@ -193,15 +217,26 @@ TEST_P(FimSchedule, BlockedAndUnreachableTilesAreNeverActivated) {
 /// The largest drop any open, non-source cell could still take from its
 /// neighbours' final values, relative to the solver's tolerance at that
 /// value: <= 1 means no cell would change by more than the tolerance.
-double worstPendingDrop(const Scene& s, const Field<float>& phi, float tol) {
+double worstPendingDrop(const Scene& s, const Field<float>& phi, float tol, int stencil) {
     double worst = 0.0;
     std::vector<std::uint8_t> source(s.cost.size(), 0);
     for (const EikonalSource& src : s.sources) source[src.i + src.j * s.nx()] = 1;
-    auto at = [&](int i, int j) { return i < 0 || j < 0 || i >= s.nx() || j >= s.ny() ? kInf : phi(i, j); };
+    auto inside = [&](int i, int j) { return i >= 0 && j >= 0 && i < s.nx() && j < s.ny(); };
+    auto at = [&](int i, int j) { return inside(i, j) ? phi(i, j) : kInf; };
+    // a triangle: its axis neighbour (i + di, j + dj) open, and that cell's face @p face (FaceCost member) open
+    auto tri = [&](int i, int j, float FaceCost::*face, unsigned bit) {
+        return inside(i, j) && s.open(i, j) && std::isfinite(s.cost(i, j).*face) ? bit : 0u;
+    };
     for (int j = 0; j < s.ny(); ++j)
         for (int i = 0; i < s.nx(); ++i) {
             if (!s.open(i, j) || source[i + j * s.nx()]) continue;
-            const float nw = eikonalUpdate(at(i + 1, j), at(i - 1, j), at(i, j + 1), at(i, j - 1), s.cost(i, j), s.h);
+            EikonalStencil n{at(i + 1, j), at(i - 1, j), at(i, j + 1), at(i, j - 1),
+                             at(i + 1, j + 1), at(i - 1, j + 1), at(i - 1, j - 1), at(i + 1, j - 1), 0u};
+            n.tri = tri(i + 1, j, &FaceCost::n, kTriENE) | tri(i + 1, j, &FaceCost::s, kTriESE) |
+                    tri(i - 1, j, &FaceCost::n, kTriWNW) | tri(i - 1, j, &FaceCost::s, kTriWSW) |
+                    tri(i, j + 1, &FaceCost::e, kTriNNE) | tri(i, j + 1, &FaceCost::w, kTriNNW) |
+                    tri(i, j - 1, &FaceCost::e, kTriSSE) | tri(i, j - 1, &FaceCost::w, kTriSSW);
+            const float nw = eikonalUpdateStencil(n, s.cost(i, j), s.h, stencil == 8);
             if (!(nw < phi(i, j))) continue;
             worst = std::max(worst, (phi(i, j) - nw) / static_cast<double>(eikonalTolerance(nw, tol, s.h)));
         }
@@ -213,15 +248,18 @@ double worstPendingDrop(const Scene& s, const Field<float>& phi, float tol) {
 /// tolerance; a solve stopped earlier by the phase cap says it did not
 /// converge whenever some cell could still drop by more.
 TEST_P(FimSchedule, SolveEndsExactlyWhenNothingCanDropBeyondTheTolerance) {
+    for (const int stencil : {4, 8})
     for (const float tol : {1e-9f, 1e-4f}) {
+        SCOPED_TRACE("stencil " + std::to_string(stencil));
         const Scene s = obstacles(150, 110, 0.25f, 4242, 14, 2);
         EikonalOptions opt;
         opt.tolerance = tol;
+        opt.stencil = stencil;
         const Solution full = runFim(GetParam(), s, opt);
         ASSERT_TRUE(full.stats.converged);
         // insignificant drops are not passed on; a cell may then lag by up to
         // about one tolerance of each neighbour
-        EXPECT_LE(worstPendingDrop(s, full.phi, tol), 2.0) << "tol " << tol;
+        EXPECT_LE(worstPendingDrop(s, full.phi, tol, stencil), 2.0) << "tol " << tol;
         int stoppedWithWorkLeft = 0;
         for (int cap = 1; cap < full.stats.iterations; cap += std::max(1, full.stats.iterations / 7)) {
             EikonalOptions capped = opt;
@@ -229,7 +267,7 @@ TEST_P(FimSchedule, SolveEndsExactlyWhenNothingCanDropBeyondTheTolerance) {
             const Solution part = runFim(GetParam(), s, capped);
             EXPECT_FALSE(part.stats.converged) << "cap " << cap << " of " << full.stats.iterations;
             EXPECT_EQ(part.stats.iterations, cap);
-            if (worstPendingDrop(s, part.phi, tol) > 2.0) ++stoppedWithWorkLeft;
+            if (worstPendingDrop(s, part.phi, tol, stencil) > 2.0) ++stoppedWithWorkLeft;
         }
         EXPECT_GT(stoppedWithWorkLeft, 0) << "the capped solves should leave cells that can still drop";
     }
@@ -239,15 +277,19 @@ TEST_P(FimSchedule, SolveEndsExactlyWhenNothingCanDropBeyondTheTolerance) {
 /// 512^2 (the algorithm's promise, not a tuning of this machine), with
 /// FMM's accuracy.
 TEST_P(FimSchedule, BenchmarkCasesAt512TakeAtMostFourUpdatesPerCell) {
-    for (const bench::EikonalCase c : bench::allCases()) {
-        const bench::EikonalGrid grid = bench::makeEikonalGrid(c, 512);
-        const EikonalProblem p = grid.problem();
-        const Solution fim = runFim(GetParam(), p);
-        ASSERT_TRUE(fim.stats.converged) << bench::caseName(c);
-        EXPECT_LE(fim.stats.updates_per_cell, 4.0) << bench::caseName(c);
-        EXPECT_GE(fim.stats.updates_per_cell, 1.0) << bench::caseName(c);  // every reachable cell at least once
-        EXPECT_TRUE(fieldsClose(fim.phi, runFmm(p).phi, grid.h, 1e-5)) << bench::caseName(c);
-    }
+    for (const int stencil : {4, 8})
+        for (const bench::EikonalCase c : bench::allCases()) {
+            SCOPED_TRACE(std::string(bench::caseName(c)) + ", stencil " + std::to_string(stencil));
+            const bench::EikonalGrid grid = bench::makeEikonalGrid(c, 512);
+            const EikonalProblem p = grid.problem();
+            EikonalOptions opt;
+            opt.stencil = stencil;
+            const Solution fim = runFim(GetParam(), p, opt);
+            ASSERT_TRUE(fim.stats.converged);
+            EXPECT_LE(fim.stats.updates_per_cell, 4.0);
+            EXPECT_GE(fim.stats.updates_per_cell, 1.0);  // every reachable cell at least once
+            EXPECT_TRUE(fieldsClose(fim.phi, runFmm(p, opt).phi, grid.h, 1e-5));
+        }
 }
 
 /// Several fields in one solve give exactly what separate solves give, with
@@ -302,6 +344,8 @@ TEST_P(FimSchedule, MultiFieldSolveEqualsSeparateSolves) {
 /// (the raise invalidates what lies behind) or fell; it does less work when
 /// the change is local; and it goes cold when it cannot start warm.
 TEST_P(FimSchedule, WarmStartEqualsAColdSolveAfterCostsChange) {
+    for (const int stencil : {4, 8}) {
+    SCOPED_TRACE("stencil " + std::to_string(stencil));
     Scene s = obstacles(200, 150, 0.25f, 515, 16, 0);
     s.addSource(3, 3);
     s.addSource(190, 140, 2.f);
@@ -309,6 +353,9 @@ TEST_P(FimSchedule, WarmStartEqualsAColdSolveAfterCostsChange) {
     FimSolver warm(GetParam());
     EikonalOptions opt;
     opt.warm_start = true;
+    opt.stencil = stencil;
+    EikonalOptions coldOpt;
+    coldOpt.stencil = stencil;
     Field<float> phi;
     const EikonalStats first = warm.solve(p, phi, opt);
     EXPECT_FALSE(first.warm) << "nothing to start from";
@@ -331,9 +378,9 @@ TEST_P(FimSchedule, WarmStartEqualsAColdSolveAfterCostsChange) {
         const EikonalStats st = warm.solve(p, phi, boxed);
         ASSERT_TRUE(st.warm) << "round " << round;
         ASSERT_TRUE(st.converged) << "round " << round;
-        const Solution cold = runFim(GetParam(), p);
+        const Solution cold = runFim(GetParam(), p, coldOpt);
         EXPECT_TRUE(fieldsClose(phi, cold.phi, s.h, 1e-5)) << "round " << round;
-        EXPECT_TRUE(fieldsClose(phi, runFmm(p).phi, s.h, 1e-5)) << "round " << round;
+        EXPECT_TRUE(fieldsClose(phi, runFmm(p, coldOpt).phi, s.h, 1e-5)) << "round " << round;
         warmUpdates += st.updates_per_cell;
         coldUpdates += cold.stats.updates_per_cell;
     }
@@ -343,13 +390,18 @@ TEST_P(FimSchedule, WarmStartEqualsAColdSolveAfterCostsChange) {
     for (int i = 0; i < 200; ++i) s.cost(i, 75).n *= 3.f;
     const EikonalStats whole = warm.solve(p, phi, opt);
     EXPECT_TRUE(whole.warm);
-    EXPECT_TRUE(fieldsClose(phi, runFim(GetParam(), p).phi, s.h, 1e-5));
+    EXPECT_TRUE(fieldsClose(phi, runFim(GetParam(), p, coldOpt).phi, s.h, 1e-5));
     // another problem object: cold
     const EikonalProblem q = s.problem();
     EXPECT_FALSE(warm.solve(q, phi, opt).warm);
     EXPECT_TRUE(warm.solve(q, phi, opt).warm);
+    // another stencil: cold (the last potentials solve another equation)
+    EikonalOptions other = opt;
+    other.stencil = 12 - stencil;
+    EXPECT_FALSE(warm.solve(q, phi, other).warm);
     // without the option: cold
-    EXPECT_FALSE(warm.solve(q, phi).warm);
+    EXPECT_FALSE(warm.solve(q, phi, coldOpt).warm);
+    }
 }
 
 /// A negative corner of the changed box is bad input, named.

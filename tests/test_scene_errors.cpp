@@ -199,6 +199,9 @@ TEST_F(SceneErrors, OutOfRangeNumbers) {
     expectError("speed_mean_outside", with("/groups/0/speed/mean", 2.5), "/groups/0/speed/mean", "min <= mean <= max");
     expectError("source_end", with("/sources/0/end", 0), "/sources/0/end", "end > start");
     expectError("max_steps_zero", with("/model/max_steps", 0), "/model/max_steps", "-1 (no limit)");
+    expectError("stencil_six", with("/model/potential_stencil", 6), "/model/potential_stencil", "4 or 8");
+    expectError("stencil_sixteen", with("/model/potential_stencil", 16), "/model/potential_stencil", "4 or 8");
+    expectError("stencil_text", with("/model/potential_stencil", "8"), "/model/potential_stencil");
     expectError("threshold", with("/floor_plans", json::parse(R"([{"image": "x.png", "threshold": 2}])")),
                 "/floor_plans/0/threshold");
 }

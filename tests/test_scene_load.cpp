@@ -222,7 +222,8 @@ TEST_F(SceneLoad, EveryFieldReadsBack) {
       "model": {"alpha": 0.5, "beta": 2, "gamma": 3, "rho_min": 0.25, "rho_max": 3.5, "rho_limit": 5,
                 "v0": 1.3, "rho_jam": 5.5, "gamma_fd": 2, "d_min": 0.35, "dt": 0.1, "duration": 90,
                 "max_steps": 1000, "seed": 18446744073709551615, "box_margin": 3, "pressure_iterations": 40,
-                "pressure_tolerance": 0.01, "separation_passes": 5, "potential_warm_start": true}
+                "pressure_tolerance": 0.01, "separation_passes": 5, "potential_warm_start": true,
+                "potential_stencil": 8}
     })");
     const Scene s = loadScene(path);
     EXPECT_EQ(s.path, path);
@@ -323,6 +324,8 @@ TEST_F(SceneLoad, EveryFieldReadsBack) {
     EXPECT_EQ(p.separation_passes, 5);
     EXPECT_TRUE(p.potential_warm_start);
     EXPECT_FALSE(ModelParams{}.potential_warm_start);  // the default solves every step from scratch
+    EXPECT_EQ(p.potential_stencil, 8);
+    EXPECT_EQ(ModelParams{}.potential_stencil, 4);  // the default: the 4-neighbour update
 }
 
 TEST_F(SceneLoad, DensityResolvesToACountOverTheOpenSpawnArea) {

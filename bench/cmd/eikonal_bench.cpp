@@ -191,6 +191,7 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
     eo.tolerance = opt.tolerance;
     eo.band_tiles = opt.band_tiles;
     eo.inner_iterations = opt.sweeps;
+    eo.stencil = opt.stencil;
     if (!opt.plot.empty()) checkWritable(opt.plot, "--plot");  // fail before the long run, not after
 
     std::vector<EikonalBenchRow> rows;

@@ -29,6 +29,7 @@ struct EikonalBenchOptions {
     float tolerance = 1e-9f;                      ///< FIM tolerance (EikonalOptions::tolerance).
     float band_tiles = EikonalOptions{}.band_tiles;    ///< FIM value-ordering band (EikonalOptions::band_tiles). [Limit: >= 0]
     int sweeps = EikonalOptions{}.inner_iterations;    ///< FIM sweeps per tile activation. [Limit: >= 1]
+    int stencil = EikonalOptions{}.stencil;            ///< Local update's neighbours, FIM and FMM (EikonalOptions::stencil). [Limit: 4 or 8]
 };
 
 /// One result row: exactly the CSV columns.

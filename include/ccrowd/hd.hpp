@@ -9,3 +9,13 @@
 #else
 #define CC_HD
 #endif
+
+/// CC_FORCEINLINE asks the compiler to inline a small hot function even
+/// where its heuristics would not (the eikonal update in the FIM's sweeps).
+#ifdef __CUDACC__
+#define CC_FORCEINLINE __forceinline__
+#elif defined(__GNUC__)
+#define CC_FORCEINLINE inline __attribute__((always_inline))
+#else
+#define CC_FORCEINLINE inline
+#endif

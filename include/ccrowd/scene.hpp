@@ -397,6 +397,12 @@ struct ModelParams {
     /// bottleneck, eight_groups and default scenes it does 1.4-2.3x the
     /// updates of a cold solve (README, "Benchmarking the eikonal solvers").
     bool potential_warm_start = false;
+    /// Neighbours of the potential's local update (EikonalOptions::stencil):
+    /// 4 (Godunov; 1.2% longer than the distance along the diagonals 126
+    /// cells from a point source) or 8 (plus the diagonals' triangles: within
+    /// 0.3% in every direction, about twice the potential stage's work).
+    /// [Limit: 4 or 8]
+    int potential_stencil = 4;
     /// Operational (local) model: "uic" (Narain 2009 pressure plus
     /// minimum-distance separation), "social_force" (Helbing 2000),
     /// "orca" (van den Berg et al. 2011, RVO2) or "zones" (seed 000's

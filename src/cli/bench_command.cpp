@@ -32,6 +32,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         float tolerance = 1e-9f;
         float bandTiles = EikonalOptions{}.band_tiles;
         int sweeps = EikonalOptions{}.inner_iterations;
+        int stencil = EikonalOptions{}.stencil;
     };
     auto a = std::make_shared<Args>();
     // CLI::Range lets NaN through (every comparison with it is false)
@@ -72,6 +73,11 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
     eik->add_option("--sweeps", a->sweeps, "FIM sweeps per tile activation (EikonalOptions::inner_iterations)")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
+    eik->add_option("--stencil", a->stencil,
+                    "Neighbours of the local update, for FIM and fast marching alike (EikonalOptions::stencil): 4, or 8 "
+                    "(plus the diagonals' triangles: less directional bias, about twice the work)")
+        ->check(CLI::IsMember({4, 8}))
+        ->capture_default_str();
     eik->add_flag("--no-skfmm", a->noSkfmm, "Do not time scikit-fmm");
     eik->callback([a, &commands] {
         commands.action = [a] {
@@ -89,6 +95,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.tolerance = a->tolerance;
             o.band_tiles = a->bandTiles;
             o.sweeps = a->sweeps;
+            o.stencil = a->stencil;
             const char* wait = std::getenv("OMP_WAIT_POLICY");
             if (!wait || (std::strcmp(wait, "passive") != 0 && std::strcmp(wait, "PASSIVE") != 0))
                 std::cerr << "note: OMP_WAIT_POLICY is not 'passive'; on small machines OpenMP's busy waiting can "

@@ -1,8 +1,9 @@
 /// @file fmm.cpp
 /// Fast Marching Method (Sethian 1996) on the CPU: known / trial / far cells
 /// and an indexed binary min-heap of trial cells with decrease-key. Uses the
-/// same local solver as FIM (kernels/eikonal_update.hpp), fed with known
-/// values only (+inf for trial and far neighbours).
+/// same local solver as FIM (kernels/eikonal_update.hpp, the stencil of
+/// EikonalOptions::stencil), fed with known values only (+inf for trial and
+/// far neighbours); a frozen cell relaxes its four or eight neighbours.
 
 #include <algorithm>
 #include <cmath>
@@ -89,6 +90,8 @@ EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalO
     // trial keys; a cell may enter the heap only while it is not frozen
     std::vector<float> tentative(padded, INFINITY);
     std::vector<std::uint8_t> frozen(padded, 1);
+    // open grid cells (not blocked, not the border): the triangles' axis neighbours
+    std::vector<std::uint8_t> isOpen(padded, 0);
     const std::uint8_t* blocked = p.blocked->host();
     const FaceCost* cost = p.cost->host();
     long long open = 0;
@@ -96,6 +99,7 @@ EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalO
         for (int i = 0; i < nx; ++i) {
             const bool b = blocked[g.cell(i, j)] != 0;
             frozen[g.padded(i, j)] = b ? 1 : 0;
+            isOpen[g.padded(i, j)] = b ? 0 : 1;
             open += b ? 0 : 1;
         }
 
@@ -110,10 +114,29 @@ EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalO
         frozen[k] = 1;
         seeds.push_back(k);
     }
+    const bool diagonals = opt.stencil == 8;
+    // the triangles of the 8-neighbour stencil of padded cell k (grid cell c)
+    // that may carry the front: axis neighbour open, its face towards the diagonal open
+    auto triangles = [&](int k, int c) {
+        const int P = g.pitch;
+        unsigned t = 0;
+        auto faceOpen = [](float cost) { return cost < INFINITY; };
+        if (isOpen[k + 1]) t |= (faceOpen(cost[c + 1].n) ? kTriENE : 0u) | (faceOpen(cost[c + 1].s) ? kTriESE : 0u);
+        if (isOpen[k - 1]) t |= (faceOpen(cost[c - 1].n) ? kTriWNW : 0u) | (faceOpen(cost[c - 1].s) ? kTriWSW : 0u);
+        if (isOpen[k + P]) t |= (faceOpen(cost[c + nx].e) ? kTriNNE : 0u) | (faceOpen(cost[c + nx].w) ? kTriNNW : 0u);
+        if (isOpen[k - P]) t |= (faceOpen(cost[c - nx].e) ? kTriSSE : 0u) | (faceOpen(cost[c - nx].w) ? kTriSSW : 0u);
+        return t;
+    };
     // recompute an open neighbour from its known neighbours; keep it if lower
     auto relax = [&](int k, int cellIndex) {
         if (frozen[k]) return;
-        const float v = eikonalUpdate(known[k + 1], known[k - 1], known[k + g.pitch], known[k - g.pitch], cost[cellIndex], g.h);
+        const int P = g.pitch;
+        const EikonalStencil n = diagonals ? EikonalStencil{known[k + 1], known[k - 1], known[k + P], known[k - P],
+                                                            known[k + 1 + P], known[k - 1 + P], known[k - 1 - P],
+                                                            known[k + 1 - P], triangles(k, cellIndex)}
+                                           : EikonalStencil{known[k + 1], known[k - 1], known[k + P], known[k - P],
+                                                            INFINITY, INFINITY, INFINITY, INFINITY, 0u};
+        const float v = eikonalUpdateStencil(n, cost[cellIndex], g.h, diagonals);
         ++st.updates;
         if (v < tentative[k]) {
             tentative[k] = v;
@@ -124,6 +147,9 @@ EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalO
         const int i = k % g.pitch - 1, j = k / g.pitch - 1;
         const int c = g.cell(i, j);
         relax(k + 1, c + 1); relax(k - 1, c - 1); relax(k + g.pitch, c + nx); relax(k - g.pitch, c - nx);
+        if (!diagonals) return;
+        relax(k + 1 + g.pitch, c + 1 + nx); relax(k - 1 + g.pitch, c - 1 + nx);
+        relax(k - 1 - g.pitch, c - 1 - nx); relax(k + 1 - g.pitch, c + 1 - nx);
     };
     for (int k : seeds) relaxAround(k);
     // march: freeze the lowest trial cell, update its open neighbours

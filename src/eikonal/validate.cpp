@@ -31,6 +31,8 @@ void validateEikonalSetup(const EikonalProblem& p, const EikonalOptions& opt) {
     if (!(opt.band_tiles >= 0.f) || !std::isfinite(opt.band_tiles))
         throw InputError(fieldMessage("eikonal.band_tiles", str(opt.band_tiles), "must be a finite number >= 0",
                                       ">= 0 (0 = plain FIM)"));
+    if (opt.stencil != 4 && opt.stencil != 8)
+        throw InputError(fieldMessage("eikonal.stencil", std::to_string(opt.stencil), "unknown stencil", "4 or 8"));
     if (opt.changed_i0 < 0 || opt.changed_j0 < 0)
         throw InputError(fieldMessage("eikonal.changed_box", "(" + str(opt.changed_i0) + ", " + str(opt.changed_j0) + ")",
                                       "negative first cell", "changed_i0 >= 0 and changed_j0 >= 0"));

@@ -126,6 +126,7 @@ void solveWindow(RouteMap& m, int j, const SceneGrid& grid) {
     }
     EikonalOptions opt;
     opt.validate = false;
+    opt.stencil = m.stencil;
     solveFmm(p, phi, opt);
     for (int lj = 0; lj < w.ny; ++lj)
         for (int li = 0; li < w.nx; ++li) out[li + static_cast<std::ptrdiff_t>(lj) * w.nx] = phi(li, lj);
@@ -199,6 +200,7 @@ void roadDirection(const StreetNetwork& net, int j, int q, float& dx, float& dy)
 RouteMap buildRouteMap(const Scene& scene, const SceneGrid& grid, int threads) {
     const int t = threadsOf(threads);
     RouteMap m;
+    m.stencil = scene.params.potential_stencil;
     // the network
     auto t0 = std::chrono::steady_clock::now();
     m.net = networkOf(scene, grid);

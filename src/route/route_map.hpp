@@ -37,6 +37,7 @@ struct RouteMap {
     std::vector<Window> windows;       ///< Per junction.
     std::vector<float> phi;            ///< Every window's walking distance to its junction, rows of nx. [Units: m] (+inf: unreachable)
     RouteMapTimes times;
+    int stencil = 4;                   ///< The windows' eikonal stencil (model.potential_stencil): 4 or 8.
 };
 
 /// Direction [unit vector] in which junction @p j sees the road of

@@ -78,7 +78,7 @@ OrcaSpec parseOrca(const Node& n) {
 ModelParams parseModel(const Node& n) {
     n.object({"alpha", "beta", "gamma", "rho_min", "rho_max", "rho_limit", "v0", "rho_jam", "gamma_fd", "d_min", "dt",
               "duration", "max_steps", "seed", "box_margin", "pressure_iterations", "pressure_tolerance",
-              "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start", "local",
+              "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start", "potential_stencil", "local",
               "social_force", "zones", "orca"});
     ModelParams p;
     // Unit-cost weights (Treuille 2006 eq. 4).
@@ -123,6 +123,12 @@ ModelParams parseModel(const Node& n) {
     }
     // Potential stage: each step's FIM starts from the last step's potentials.
     if (n.has("potential_warm_start")) p.potential_warm_start = n.get("potential_warm_start", "").boolean();
+    // Potential stage: the local update's stencil, 4 or 8 neighbours.
+    if (n.has("potential_stencil")) {
+        const Node v = n.get("potential_stencil", "");
+        p.potential_stencil = static_cast<int>(v.integer(4, 8, "4 or 8"));
+        if (p.potential_stencil != 4 && p.potential_stencil != 8) v.fail("out of range", "4 or 8");
+    }
     // Operational (local) model that turns preferred velocities into moves.
     if (n.has("local")) {
         const Node v = n.get("local", "");

@@ -63,6 +63,7 @@ void runPotential(SimState& s) {
     EikonalOptions opt;
     opt.validate = false;  // costs come from unitCost: finite and positive by construction
     opt.download = false;  // CUDA: the potentials stay on the device; readers download
+    opt.stencil = s.scene.params.potential_stencil;
     // warm start from the last step: the cost stage wrote only the active box
     // (not after an event: walls or costs changed anywhere)
     opt.warm_start = s.scene.params.potential_warm_start && !s.environmentChanged;

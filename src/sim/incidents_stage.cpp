@@ -70,6 +70,7 @@ std::vector<double> incidentDistanceCost(const SimState& s) {
     Field<float> phi(g.nx, g.ny, INFINITY);
     EikonalOptions opt;
     opt.validate = false;
+    opt.stencil = s.scene.params.potential_stencil;
     solveFmm(p, phi, opt);
     for (std::size_t c = 0; c < t.size(); ++c) t[c] = phi.host()[c];
     return t;
