@@ -673,8 +673,10 @@ struct FimSetSources {
     }
 };
 
-/// After FimSetSources: marks the open (8-)neighbours of each source dirty and
-/// activates their tiles with the source's value (phase 0's lowest key).
+/// After FimSetSources: marks the open (axis) neighbours of each source
+/// dirty and activates their tiles with the source's value (phase 0's lowest
+/// key). With diagonals too: a diagonal neighbour is reached through them
+/// (FimSweepCell::markAbove).
 struct FimSeedSources {
     FimSchedView v;
     const FimSource* src;
@@ -682,12 +684,12 @@ struct FimSeedSources {
         const FimSource s = src[k];
         const int q = v.g.padded(s.i, s.j);
         FimState* st = v.stateOf(s.field);
-        // the eight neighbours (the border is fixed: never marked)
-        for (int n = 0; n < 8; ++n) {
-            const int di = n < 4 ? (n == 0) - (n == 1) : ((n & 1) ? -1 : 1), dj = n < 4 ? (n == 2) - (n == 3) : (n < 6 ? 1 : -1);
-            if (!fimMark(st + q + di + dj * v.g.pitch, kFimDirty)) continue;
+        const int nb[4][2] = {{s.i + 1, s.j}, {s.i - 1, s.j}, {s.i, s.j + 1}, {s.i, s.j - 1}};
+        const int dq[4] = {1, -1, v.g.pitch, -v.g.pitch};
+        for (int n = 0; n < 4; ++n) {
+            if (!fimMark(st + q + dq[n], kFimDirty)) continue;
             // phase -1's "next" slot is phase 0's current one
-            fimActivate(v, -1 + 3, s.field, (s.i + di) / kFimTile, (s.j + dj) / kFimTile, s.value, 0u);
+            fimActivate(v, -1 + 3, s.field, nb[n][0] / kFimTile, nb[n][1] / kFimTile, s.value, 0u);
         }
     }
 };
