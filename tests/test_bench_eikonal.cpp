@@ -1,6 +1,6 @@
 /// @file test_bench_eikonal.cpp
-/// `ccrowd bench eikonal`'s scheduler options: --band-tiles and --sweeps
-/// reach every FIM row (the plain FIM with one sweep per activation does
+/// `ccrowd bench eikonal`'s scheduler options: --band-tiles, --sweeps and
+/// --stencil reach every FIM row (the plain FIM with one sweep per activation does
 /// more updates per cell than the default value-ordered one, same answer),
 /// and values out of range are refused naming the option.
 
@@ -54,8 +54,22 @@ TEST(BenchEikonal, BandAndSweepOptionsReachEveryFimRow) {
     }
 }
 
+/// --stencil 8 reaches the FIM rows and the FMM they are compared with: the
+/// FIM still agrees with FMM, with the same updates per cell for 1 and 2
+/// threads, and those differ from the 4-neighbour stencil's.
+TEST(BenchEikonal, StencilOptionReachesFimAndFmm) {
+    const auto four = fimRows("");
+    const auto eight = fimRows("--stencil 8");
+    ASSERT_EQ(four.size(), 2u);
+    ASSERT_EQ(eight.size(), 2u);
+    EXPECT_EQ(eight[1].first, eight[0].first);
+    EXPECT_NE(eight[0].first, four[0].first);
+    for (int k = 0; k < 2; ++k) EXPECT_LT(eight[k].second, 1e-3) << "FIM and FMM solve the same 8-neighbour equation";
+}
+
 TEST(BenchEikonal, SchedulerOptionsOutOfRangeAreRefused) {
-    for (const char* bad : {"--band-tiles -1", "--band-tiles nan", "--sweeps 0", "--sweeps 2000", "--tolerance nan", "--max-seconds nan"}) {
+    for (const char* bad : {"--band-tiles -1", "--band-tiles nan", "--sweeps 0", "--sweeps 2000", "--tolerance nan", "--max-seconds nan",
+                            "--stencil 6", "--stencil x"}) {
         std::string out;
         EXPECT_NE(runCli(std::string("bench eikonal --sizes 8 ") + bad, &out), 0) << bad;
         EXPECT_NE(out.find(std::string(bad).substr(0, std::string(bad).find(' '))), std::string::npos) << bad << ": " << out;

@@ -196,6 +196,21 @@ TEST_P(EikonalErrors, BadBandTiles) {
     }
 }
 
+TEST_P(EikonalErrors, BadStencil) {
+    // EikonalOptions::stencil [Limit: 4 or 8], on FIM and FMM alike
+    const Scene s = valid();
+    for (int stencil : {0, 3, 5, 6, 9, -4}) {
+        EikonalOptions opt;
+        opt.stencil = stencil;
+        expectInputError(s, {"stencil", std::to_string(stencil), "4 or 8"}, "stencil " + std::to_string(stencil), opt);
+    }
+    for (int stencil : {4, 8}) {
+        EikonalOptions opt;
+        opt.stencil = stencil;
+        EXPECT_NO_THROW(GetParam().run(s, opt)) << stencil;
+    }
+}
+
 // ---- after an error ----------------------------------------------------------------
 
 TEST_P(EikonalErrors, SolverUsableAfterAnError) {

@@ -265,5 +265,18 @@ TEST_P(BenchStepBackend, ReportsStagesAndHostDeviceBytes) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, BenchStepBackend, ::testing::ValuesIn(test::oneExecPerBackend(1)), test::ExecParamName{});
 
+/// `ccrowd bench step --stencil`: 8 runs (the potential stage then solves
+/// the 8-neighbour equation), anything but 4 or 8 is refused naming the option.
+TEST(BenchStep, StencilOptionRunsAndRefusesOtherValues) {
+    const std::string args = "bench step --agents 400 --cells 32 --groups 1 --steps 1 --warmup 0 --backend cpu --format csv";
+    std::string out;
+    EXPECT_EQ(runCli(args + " --stencil 8", &out), 0) << out;
+    EXPECT_NE(out.find("400,32,1,cpu"), std::string::npos) << out;
+    for (const char* bad : {"--stencil 6", "--stencil eight"}) {
+        EXPECT_NE(runCli(args + " " + bad, &out), 0) << bad;
+        EXPECT_NE(out.find("--stencil"), std::string::npos) << bad << ": " << out;
+    }
+}
+
 }  // namespace
 }  // namespace ccrowd

@@ -117,6 +117,7 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
     auto runOne = [&](Scene scene, const std::string& label, int groups, bool warm, const std::string& local) {
         scene.params.potential_warm_start = warm;
         if (!local.empty()) scene.params.local = local;
+        if (opt.stencil) scene.params.potential_stencil = opt.stencil;
         Simulation sim(std::move(scene), ex);
         header(sim.stageNames());
         const int agents = sim.agentCount(), n = sim.grid().nx;

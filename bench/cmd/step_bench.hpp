@@ -37,6 +37,9 @@ struct StepBenchOptions {
     /// Operational models to run each configuration with (ModelParams::local:
     /// "uic", "social_force", "orca", "zones"); empty: each scene's own (synthetic: uic).
     std::vector<std::string> locals;
+    /// Potential stencil for every configuration (ModelParams::potential_stencil:
+    /// 4 or 8); 0: each scene's own (synthetic: 4).
+    int stencil = 0;
 };
 
 /// Runs the benchmark; writes the table or CSV to @p out, notes to @p log.

@@ -60,8 +60,9 @@ struct EikonalOptions {
     /// and FMM: 4 (the Godunov update; exact along the axes, 1.2% high along
     /// the diagonals 126 cells from a point source) or 8 (plus the triangles
     /// of the diagonals, Tsitsiklis 1995: exact along axes and diagonals,
-    /// 0.3% high at 22.5 degrees; about 2x the updates and the CPU time of a
-    /// solve, bench/results/). [Limit: 4 or 8]
+    /// 0.3% high at 22.5 degrees; about 1.1x the updates and 1.3-2.2x the
+    /// CPU time of a solve, bench/results/fim_stencil_2026-11-28_cpu2.md).
+    /// [Limit: 4 or 8]
     int stencil = 4;
     /// Validate the problem before solving (costs one pass over the cells).
     bool validate = true;

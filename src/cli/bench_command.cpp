@@ -114,7 +114,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         std::string agents = "10000,100000,1000000", cells = "256,512,1024", groups = "1,4", format = "table",
                     backend = "auto", warm = "off", local;
         std::vector<std::string> scenes;
-        int steps = 10, warmup = 3, threads = 0;
+        int steps = 10, warmup = 3, threads = 0, stencil = 0;
         bool all = false;
     };
     auto s2 = std::make_shared<StepArgs>();
@@ -138,6 +138,10 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                      "Comma-separated operational models to run each configuration with (uic, social_force, orca, zones); "
                      "default: each scene's own (synthetic scenes: uic). A row each, with a `local` column")
         ->capture_default_str();
+    step->add_option("--stencil", s2->stencil,
+                     "Potential stencil for every configuration (model.potential_stencil): 4 or 8; default: each "
+                     "scene's own (synthetic scenes: 4)")
+        ->check(CLI::IsMember({4, 8}));
     step->callback([s2, &commands] {
         commands.action = [s2] {
             bench::StepBenchOptions o;
@@ -153,6 +157,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.scenes = s2->scenes;
             o.warmStart = s2->warm == "both" ? std::vector<bool>{true, false} : std::vector<bool>{s2->warm == "on"};
             o.locals = bench::parseNameList(s2->local, "--local", sim::operationalModelNames());
+            o.stencil = s2->stencil;
             bench::runStepBench(o, std::cout, std::cerr);
             return 0;
         };
