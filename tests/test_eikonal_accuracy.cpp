@@ -199,6 +199,22 @@ INSTANTIATE_TEST_SUITE_P(PerSolver, EikonalAccuracy, ::testing::ValuesIn(testSol
 
 // ---- directional bias (issue 12, Deliver 3) ---------------------------------------------
 
+/// A point source on open ground: 257 x 257 unit cells, the source at the
+/// centre cell c.
+struct OpenGroundSource {
+    static constexpr int n = 257, c = n / 2;
+    Field<std::uint8_t> blocked{n, n, 0};
+    Field<FaceCost> cost{n, n, FaceCost{}};
+    EikonalProblem p;
+    OpenGroundSource() {
+        p.h = 1.f;
+        p.blocked = &blocked;
+        p.cost = &cost;
+        p.sources = {{c, c, 0.f}};
+    }
+    OpenGroundSource(const OpenGroundSource&) = delete;  // p points into this object
+};
+
 /// The point source's deviation from the Euclidean distance per direction
 /// (bench/cmd/direction_error.hpp, as `ccrowd bench eikonal` reports it), on
 /// a 257 x 257 grid of unit cells with the source at the centre: exact along
@@ -208,14 +224,9 @@ INSTANTIATE_TEST_SUITE_P(PerSolver, EikonalAccuracy, ::testing::ValuesIn(testSol
 /// (measured: +0.80% at 22.5 degrees and +1.20% at 45 degrees 126 cells
 /// out).
 TEST(EikonalDirectionalBias, ExactOnTheAxesLargestOnTheDiagonalShrinkingWithDistance) {
-    const int n = 257, c = n / 2;
-    Field<std::uint8_t> blocked(n, n, 0);
-    Field<FaceCost> cost(n, n, FaceCost{});
-    EikonalProblem p;
-    p.h = 1.f;
-    p.blocked = &blocked;
-    p.cost = &cost;
-    p.sources = {{c, c, 0.f}};
+    const OpenGroundSource ps;
+    const EikonalProblem& p = ps.p;
+    const int c = ps.c;
     Field<float> phi;
     solveFmm(p, phi);
     ASSERT_EQ(EikonalOptions{}.stencil, 4);
@@ -242,14 +253,9 @@ TEST(EikonalDirectionalBias, ExactOnTheAxesLargestOnTheDiagonalShrinkingWithDist
 /// half the 4-neighbour stencil's largest (+1.20% at 45 degrees), and
 /// shrinking with distance. FIM on the CPU gives FMM's answer.
 TEST(EikonalDirectionalBias, EightNeighboursAreExactOnAxesAndDiagonalsAndBelowHalfAPercentBetween) {
-    const int n = 257, c = n / 2;
-    Field<std::uint8_t> blocked(n, n, 0);
-    Field<FaceCost> cost(n, n, FaceCost{});
-    EikonalProblem p;
-    p.h = 1.f;
-    p.blocked = &blocked;
-    p.cost = &cost;
-    p.sources = {{c, c, 0.f}};
+    const OpenGroundSource ps;
+    const EikonalProblem& p = ps.p;
+    const int c = ps.c;
     EikonalOptions eight;
     eight.stencil = 8;
     Field<float> phi, four;
