@@ -123,6 +123,13 @@ __device__ inline FimTileReport warpReduce(FimTileReport r) {
     return r;
 }
 
+/// True for halo cell (c, r) of a tile (c, r in -1..w / -1..h) that is a
+/// corner. Without diagonals (checkerboard phases) a corner is never read or
+/// written by the stencil, and it belongs to a tile of the same colour that
+/// may be running now: it is neither staged nor written back. With
+/// diagonals (four colours) no running tile owns it.
+__device__ inline bool haloCorner(int c, int r, int w, int h) { return (c < 0 || c >= w) && (r < 0 || r >= h); }
+
 namespace {
 
 /// Pass 2 for one selected tile, worked by one warp: stage tile and halo in
@@ -143,10 +150,11 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
     const FimTileBox b = fimTileBox(g, tx, ty);
     const float* phi = v.phiOf(f);
     FimState* state = v.stateOf(f);
-    // stage the tile and its halo, corners included (rows -1..h, columns
-    // -1..w; the padded border makes every halo cell addressable)
+    // stage the tile and its halo, corners only with diagonals (rows
+    // -1..h, columns -1..w; the padded border makes every halo cell addressable)
     for (int r = -1; r <= b.h; ++r)
         for (int c = lane - 1; c <= b.w; c += 32) {
+            if (!v.diagonals && haloCorner(c, r, b.w, b.h)) continue;
             const int q = g.padded(b.i0 + c, b.j0 + r), s = (c + 1) + (r + 1) * kFimHaloPitch;
             sPhi[s] = phi[q];
             sState[s] = state[q];
@@ -167,6 +175,7 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
     float* phiOut = v.phiOf(f);
     for (int r = -1; r <= b.h; ++r)
         for (int c = lane - 1; c <= b.w; c += 32) {
+            if (!v.diagonals && haloCorner(c, r, b.w, b.h)) continue;
             const int q = g.padded(b.i0 + c, b.j0 + r), s = (c + 1) + (r + 1) * kFimHaloPitch;
             const bool inside = c >= 0 && r >= 0 && c < b.w && r < b.h;
             if (inside) {
