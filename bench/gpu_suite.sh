@@ -11,6 +11,7 @@
 # (default: tests eikonal step scenes python all-tests validate):
 #   tests      every per-backend test's cuda instance, the FIM's, EGL's (tests_cuda.log)
 #   eikonal    bench eikonal, 256/1024/4096, CPU 1 and all threads, FMM, fim-cuda (eikonal.csv)
+#   eikonal8   the same with the 8-neighbour stencil, --stencil 8 (eikonal8.csv)
 #   step       bench step, synthetic 100k..10M agents on CUDA, 100k and 1M on the CPU (step.csv)
 #   scenes     bench step on the default and eight-group scenes, both backends, warm start both (scene_step.csv)
 #   python     pytest of the Python API on CUDA and the CPU (python.log); needs the CUDA build's
@@ -59,6 +60,9 @@ for s in "${sections[@]}"; do
     eikonal)
       timeout "$(left 100)" "$X" bench eikonal --sizes 256,1024,4096 --case all --backend cuda --no-skfmm --repeat 5 \
         --max-seconds 2 --format csv 2>&1 | tee "$out/eikonal.csv" ;;
+    eikonal8)
+      timeout "$(left 100)" "$X" bench eikonal --sizes 256,1024,4096 --case all --backend cuda --no-skfmm --repeat 5 \
+        --max-seconds 2 --stencil 8 --format csv 2>&1 | tee "$out/eikonal8.csv" ;;
     step)
       timeout "$(left 90)" "$X" bench step --backend cuda --agents 100000,1000000,4000000,10000000 \
         --cells 512,1024,2048,4096 --groups 4 --steps 10 --warmup 3 --format csv 2>&1 | tee "$out/step.csv"
