@@ -699,8 +699,8 @@ struct FimSeedSources {
 // costs no longer support them, then lowered by the FIM proper.
 //
 // The converged previous potentials u satisfy u >= G(u) cell by cell (G the
-// 8-neighbour update: a value was set by an update, and its neighbours only
-// dropped since). With new costs inside a box, a cell with u < G(u) - tol
+// local update, 4 or 8 neighbours: a value was set by an update, and its
+// neighbours only dropped since). With new costs inside a box, a cell with u < G(u) - tol
 // is unsupported; the raise pass sets it to +inf and re-checks the cells
 // above it (only those can have rested on it), until every finite cell is
 // supported again: u >= G(u) - tol everywhere, a supersolution, which lies
