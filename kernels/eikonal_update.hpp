@@ -127,6 +127,17 @@ struct EikonalStencil {
     unsigned tri;          ///< EikonalTriangle bits of the triangles that may carry the front.
 };
 
+/// EikonalStencil::tri from the axis neighbours that are open grid cells
+/// (@p oe, @p ow, @p on, @p os) and the faces between each axis neighbour
+/// and the diagonal neighbours beside it that are open (@p eN: between the
+/// east and the north-east neighbour, and so on). The one mapping of the
+/// triangle rule, whatever a solver keeps its walls in.
+CC_HD inline unsigned eikonalTriangles(bool oe, bool ow, bool on, bool os, bool eN, bool eS, bool wN, bool wS, bool nE,
+                                       bool nW, bool sE, bool sW) {
+    return (oe && eN ? kTriENE : 0u) | (oe && eS ? kTriESE : 0u) | (ow && wN ? kTriWNW : 0u) | (ow && wS ? kTriWSW : 0u) |
+           (on && nE ? kTriNNE : 0u) | (on && nW ? kTriNNW : 0u) | (os && sE ? kTriSSE : 0u) | (os && sW ? kTriSSW : 0u);
+}
+
 /// The two triangles of the diagonal D (potential @p d) between M's faces
 /// of costs @p ca (towards axis neighbour @p a) and @p cb (towards @p b),
 /// usable as @p useA / @p useB say, against the best value so far @p r. A

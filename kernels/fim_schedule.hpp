@@ -399,10 +399,9 @@ struct FimSweepCell {
             const bool oe = open(st, p, 1), ow = open(st, p, -1), on = open(st, p, pitch), os = open(st, p, -pitch);
             const FimState sE = st[1], sW = st[-1], sN = st[pitch], sS = st[-pitch];
             const FimState sNW = st[pitch - 1], sSW = st[-pitch - 1], sSE = st[1 - pitch];
-            n.tri = (oe && !(sE & kFimShutN) ? kTriENE : 0u) | (on && !(sN & kFimShutE) ? kTriNNE : 0u) |
-                    (ow && !(sW & kFimShutN) ? kTriWNW : 0u) | (on && !(sNW & kFimShutE) ? kTriNNW : 0u) |
-                    (ow && !(sSW & kFimShutN) ? kTriWSW : 0u) | (os && !(sSW & kFimShutE) ? kTriSSW : 0u) |
-                    (oe && !(sSE & kFimShutN) ? kTriESE : 0u) | (os && !(sS & kFimShutE) ? kTriSSE : 0u);
+            n.tri = eikonalTriangles(oe, ow, on, os, !(sE & kFimShutN), !(sSE & kFimShutN), !(sW & kFimShutN),
+                                     !(sSW & kFimShutN), !(sN & kFimShutE), !(sNW & kFimShutE), !(sS & kFimShutE),
+                                     !(sSW & kFimShutE));
         }
         const float old = *p;
         const float nw = eikonalUpdateStencil(n, m.cost[i + j * m.costPitch], m.cell, DIAG);
@@ -752,7 +751,8 @@ struct FimWarmSeedLower {
         v.state[c.k] = static_cast<FimState>(shut | kFimDirty);
         const float* p = v.phi + c.k;
         const int P = v.g.pitch;
-        const float lo = minf(minf(minf(p[1], p[-1]), minf(p[P], p[-P])), minf(minf(p[P + 1], p[P - 1]), minf(p[-P - 1], p[1 - P])));
+        float lo = minf(minf(p[1], p[-1]), minf(p[P], p[-P]));
+        if (v.diagonals) lo = minf(lo, minf(minf(p[P + 1], p[P - 1]), minf(p[-P - 1], p[1 - P])));
         fimActivate(v, 2, c.f, c.ci / kFimTile, c.cj / kFimTile, lo, 0u);
     }
 };

@@ -227,19 +227,18 @@ double worstPendingDrop(const Scene& s, const Field<float>& phi, float tol, int 
     for (const EikonalSource& src : s.sources) source[src.i + src.j * s.nx()] = 1;
     auto inside = [&](int i, int j) { return i >= 0 && j >= 0 && i < s.nx() && j < s.ny(); };
     auto at = [&](int i, int j) { return inside(i, j) ? phi(i, j) : kInf; };
-    // a triangle: its axis neighbour (i + di, j + dj) open, and that cell's face @p face (FaceCost member) open
-    auto tri = [&](int i, int j, float FaceCost::*face, unsigned bit) {
-        return inside(i, j) && s.open(i, j) && std::isfinite(s.cost(i, j).*face) ? bit : 0u;
-    };
+    // an axis neighbour (i, j) open, and its face @p face (FaceCost member) open
+    auto open = [&](int i, int j) { return inside(i, j) && s.open(i, j); };
+    auto face = [&](int i, int j, float FaceCost::*f) { return open(i, j) && std::isfinite(s.cost(i, j).*f); };
     for (int j = 0; j < s.ny(); ++j)
         for (int i = 0; i < s.nx(); ++i) {
             if (!s.open(i, j) || source[i + j * s.nx()]) continue;
             EikonalStencil n{at(i + 1, j), at(i - 1, j), at(i, j + 1), at(i, j - 1),
                              at(i + 1, j + 1), at(i - 1, j + 1), at(i - 1, j - 1), at(i + 1, j - 1), 0u};
-            n.tri = tri(i + 1, j, &FaceCost::n, kTriENE) | tri(i + 1, j, &FaceCost::s, kTriESE) |
-                    tri(i - 1, j, &FaceCost::n, kTriWNW) | tri(i - 1, j, &FaceCost::s, kTriWSW) |
-                    tri(i, j + 1, &FaceCost::e, kTriNNE) | tri(i, j + 1, &FaceCost::w, kTriNNW) |
-                    tri(i, j - 1, &FaceCost::e, kTriSSE) | tri(i, j - 1, &FaceCost::w, kTriSSW);
+            n.tri = eikonalTriangles(open(i + 1, j), open(i - 1, j), open(i, j + 1), open(i, j - 1),
+                                     face(i + 1, j, &FaceCost::n), face(i + 1, j, &FaceCost::s), face(i - 1, j, &FaceCost::n),
+                                     face(i - 1, j, &FaceCost::s), face(i, j + 1, &FaceCost::e), face(i, j + 1, &FaceCost::w),
+                                     face(i, j - 1, &FaceCost::e), face(i, j - 1, &FaceCost::w));
             const float nw = eikonalUpdateStencil(n, s.cost(i, j), s.h, stencil == 8);
             if (!(nw < phi(i, j))) continue;
             worst = std::max(worst, (phi(i, j) - nw) / static_cast<double>(eikonalTolerance(nw, tol, s.h)));

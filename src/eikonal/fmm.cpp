@@ -117,15 +117,15 @@ EikonalStats solveFmm(const EikonalProblem& p, Field<float>& phi, const EikonalO
     const bool diagonals = opt.stencil == 8;
     // the triangles of the 8-neighbour stencil of padded cell k (grid cell c)
     // that may carry the front: axis neighbour open, its face towards the diagonal open
+    // (the axis neighbours' own face costs; they are read only when the neighbour is open)
     auto triangles = [&](int k, int c) {
         const int P = g.pitch;
-        unsigned t = 0;
-        auto faceOpen = [](float cost) { return cost < INFINITY; };
-        if (isOpen[k + 1]) t |= (faceOpen(cost[c + 1].n) ? kTriENE : 0u) | (faceOpen(cost[c + 1].s) ? kTriESE : 0u);
-        if (isOpen[k - 1]) t |= (faceOpen(cost[c - 1].n) ? kTriWNW : 0u) | (faceOpen(cost[c - 1].s) ? kTriWSW : 0u);
-        if (isOpen[k + P]) t |= (faceOpen(cost[c + nx].e) ? kTriNNE : 0u) | (faceOpen(cost[c + nx].w) ? kTriNNW : 0u);
-        if (isOpen[k - P]) t |= (faceOpen(cost[c - nx].e) ? kTriSSE : 0u) | (faceOpen(cost[c - nx].w) ? kTriSSW : 0u);
-        return t;
+        const bool oe = isOpen[k + 1], ow = isOpen[k - 1], on = isOpen[k + P], os = isOpen[k - P];
+        auto faceOpen = [&](bool o, int a, float FaceCost::*face) { return o && cost[a].*face < INFINITY; };
+        return eikonalTriangles(oe, ow, on, os, faceOpen(oe, c + 1, &FaceCost::n), faceOpen(oe, c + 1, &FaceCost::s),
+                                faceOpen(ow, c - 1, &FaceCost::n), faceOpen(ow, c - 1, &FaceCost::s),
+                                faceOpen(on, c + nx, &FaceCost::e), faceOpen(on, c + nx, &FaceCost::w),
+                                faceOpen(os, c - nx, &FaceCost::e), faceOpen(os, c - nx, &FaceCost::w));
     };
     // recompute an open neighbour from its known neighbours; keep it if lower
     auto relax = [&](int k, int cellIndex) {
