@@ -30,12 +30,41 @@ CC_HD inline float upwindDerivative(float p, float pPlus, float pMinus, float h)
     return pMinus < p ? (p - pMinus) / h : 0.f;
 }
 
+/// Bit of field @p f in a cell's fields-read mask (FieldsReadKernel):
+/// fields 31 and above share bit 31. [Limit: f >= 0]
+CC_HD inline std::uint32_t fieldReadBit(int f) { return 1u << (f < 31 ? f : 31); }
+
+/// Per-cell mask of the fields agents read there: bit fieldReadBit(f) is set
+/// when an agent following field f has the cell in its bilinear stencil (an
+/// agent whose stencil origin is the cell or its W, S or SW neighbour; the
+/// splat's sorted ranges). The preferred velocity reads a field nowhere
+/// else, so the desired velocity is computed only where its bit is set.
+struct FieldsReadKernel {
+    GridInfo g;
+    View1<const int> begin, end;  ///< Sorted agents per stencil origin (SplatWorkspace).
+    View1<const int> field;       ///< Sorted agents' field index (< 0: none).
+    View2<std::uint32_t> out;     ///< Fields-read mask.
+
+    /// The bits of the agents whose stencil origin is (oi, oj).
+    CC_HD std::uint32_t bits(int oi, int oj) const {
+        if (oi < 0 || oj < 0) return 0u;
+        std::uint32_t m = 0u;
+        const int c = g.index(oi, oj);
+        for (int q = begin[c]; q < end[c]; ++q)
+            if (field[q] >= 0) m |= fieldReadBit(field[q]);
+        return m;
+    }
+    CC_HD void operator()(int i, int j) const { out(i, j) = bits(i - 1, j - 1) | bits(i, j - 1) | bits(i - 1, j) | bits(i, j); }
+};
+
 /// Per-cell desired-velocity functor.
 struct DesiredVelocityKernel {
     GridInfo g;
     View2<const float> phi;  ///< Potential. [Units: s] (+inf: unreachable)
     WalkingSpeed walk;       ///< Speed in the walking direction; its blocked and closed views are the walls here too.
     View2<Vel2> out;         ///< [Units: m/s]
+    View2<const std::uint32_t> read;  ///< Fields-read mask (FieldsReadKernel); cells without @p bit are not written. (null: every cell)
+    std::uint32_t bit = 0u;           ///< This field's bit in @p read.
 
     CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(walk.blocked.data && walk.blocked(i, j)); }
     /// Potential of the neighbour (i + di, j + dj): +inf when blocked,
@@ -46,6 +75,8 @@ struct DesiredVelocityKernel {
     }
 
     CC_HD void operator()(int i, int j) const {
+        // no agent of this field reads the cell
+        if (read.data && !(read(i, j) & bit)) return;
         // nothing to follow in blocked or unreachable cells
         const float p = open(i, j) ? phi(i, j) : INFINITY;
         if (!(p < INFINITY)) { out(i, j) = Vel2{}; return; }

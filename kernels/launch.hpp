@@ -69,7 +69,10 @@ __global__ void indexKernel(int n, F f) {
 /// [i0, i1) of row j: the CPU then calls it once per row (its locals stay in
 /// registers across the row and it can vectorise; byte stores would
 /// otherwise make the compiler reload every member per cell), CUDA still
-/// runs f(i, j) per cell.
+/// runs f(i, j) per cell. On the CPU, threads take rows four at a time as
+/// they free up: the work per row varies (a crowd fills part of the box, the
+/// desired velocity is computed only where agents read), and a static split
+/// gave one thread a quadrant's crowd and the other nothing.
 template <class F>
 void forEachCell(const Exec& ex, const CellRange& r, const F& f) {
     if (r.empty()) return;
@@ -86,7 +89,7 @@ void forEachCell(const Exec& ex, const CellRange& r, const F& f) {
     }
     const int threads = cpuThreads(ex);
     const bool many = static_cast<long long>(r.width()) * r.height() >= kMinParallelItems;
-#pragma omp parallel for num_threads(threads) schedule(static) if (many)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4) if (many)
     for (int j = r.j0; j < r.j1; ++j) {
         if constexpr (detail::HasRow<F>::value)
             f.row(r.i0, r.i1, j);

@@ -172,8 +172,20 @@ void unitCost(const Exec& ex, const GridInfo& g, const CellRange& box, const Cos
 /// Zero in blocked cells, in goal cells (phi at its source value and no
 /// lower neighbour) and where phi is +inf. Neighbours across faces closed
 /// in walk.closed are never upwind; walk.blocked are the blocked cells.
+/// With a fields-read mask @p read (fieldsRead()), only the box's cells
+/// where some agent of field @p field reads are written; the others keep
+/// their values. [Limit: field >= 0 when read is given]
 void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,
-                     const WalkingSpeed& walk, View2<Vel2> out);
+                     const WalkingSpeed& walk, View2<Vel2> out, View2<const std::uint32_t> read = {}, int field = 0);
+
+/// Fields-read mask over the box: per cell, bit fieldReadBit(f)
+/// (kernels/desired_velocity.hpp; fields 31 and above share bit 31) set when
+/// an agent following field f has the cell in its bilinear stencil. @p begin,
+/// @p end are the sorted agents per stencil origin of sortAgents() (valid in
+/// the box and one cell W and S of it), @p field the sorted agents' field
+/// index; the agents may not move between the two.
+void fieldsRead(const Exec& ex, const GridInfo& g, const CellRange& box, View1<const int> begin, View1<const int> end,
+                View1<const int> field, View2<std::uint32_t> out);
 
 /// Preferred velocity of every agent: bilinear interpolation of its field's
 /// desired velocity (fields[a.field[k]]; the splat's stencil, weights of

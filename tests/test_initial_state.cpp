@@ -102,6 +102,34 @@ TEST_P(InitialState, EveryFieldOfARouteIsReadableBeforeAndAfterSteps) {
     }
 }
 
+TEST_P(InitialState, DesiredVelocityCoversTheActiveBoxNotOnlyTheCellsAgentsRead) {
+    // the step computes a field only where its agents read it; readers get the box
+    Simulation sim(routeScene(), GetParam());
+    for (int step = 0; step < 2; ++step) sim.step();
+    const AgentSnapshot a = sim.agents();
+    ASSERT_GT(a.size(), 0);
+    float x0 = a.x[0], x1 = a.x[0], y0 = a.y[0], y1 = a.y[0];
+    for (int k = 0; k < a.size(); ++k) {
+        x0 = std::min(x0, a.x[k]); x1 = std::max(x1, a.x[k]);
+        y0 = std::min(y0, a.y[k]); y1 = std::max(y1, a.y[k]);
+    }
+    // every cell within 1.5 m of the crowd's bounds (the box margin is 2 m) moves towards the kiosk
+    const SceneGrid& g = sim.grid();
+    const std::vector<float> v = sim.desiredVelocity(0);
+    int cells = 0;
+    for (int j = 0; j < g.ny; ++j)
+        for (int i = 0; i < g.nx; ++i) {
+            const float cx = g.origin.x + (i + 0.5f) * g.h, cy = g.origin.y + (j + 0.5f) * g.h;
+            if (cx < x0 - 1.5f || cx > x1 + 1.5f || cy < y0 - 1.5f || cy > y1 + 1.5f) continue;
+            const std::size_t c = static_cast<std::size_t>(i + j * g.nx);
+            EXPECT_GT(std::hypot(v[2 * c], v[2 * c + 1]), 0.05f) << i << "," << j;
+            ++cells;
+        }
+    EXPECT_GT(cells, 4 * a.size());
+    // asked again without a step: the same field
+    EXPECT_EQ(sim.desiredVelocity(0), v);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, InitialState, ::testing::ValuesIn(test::testExecs()), test::ExecParamName{});
 
 }  // namespace

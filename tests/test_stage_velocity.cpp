@@ -13,6 +13,7 @@
 #include "test_crowd.hpp"
 #include "ccrowd/field.hpp"
 #include "kernels/desired_velocity.hpp"
+#include "kernels/splat.hpp"
 #include "kernels/walking_speed.hpp"
 #include "kernels/stages.hpp"
 
@@ -249,6 +250,95 @@ TEST_P(PreferredVelocityStage, NoAgentsIsANoOp) {
     fields.emplace_back(2, 2, Vel2{1.f, 0.f});
     Crowd c;
     EXPECT_NO_THROW(runPreferred(GetParam(), c, g, fields, nullptr));
+}
+
+// ---- only where the agents read ----------------------------------------------
+
+/// A sorted crowd of three fields (0, 1 and 40, which shares bit 31 with
+/// every field from 31 on) on a 12 x 9 grid of 0.5 m cells and its
+/// fields-read mask over the whole grid.
+struct ReadCase {
+    GridInfo g = makeGrid(12, 9, 0.5f);
+    Crowd c;
+    sim::SplatWorkspace ws;
+    Field<std::uint32_t> read{12, 9, 0xdeadbeefu};
+    ReadCase() {
+        c.add(0.9f, 0.8f, 1.34f, 0);
+        c.add(1.1f, 0.9f, 1.34f, 0);
+        c.add(4.3f, 3.1f, 1.34f, 1);
+        c.add(5.9f, 4.4f, 1.34f, 40);  // the grid's NE corner: a clamped stencil
+        c.add(0.1f, 4.4f, 1.34f, -1);  // no field: no bit
+    }
+    void run(const Exec& ex) {
+        const CellRange all{0, 0, g.nx, g.ny};
+        const sim::AgentViews a = c.views(ex);
+        sim::sortAgents(ex, a, g, all, ws);
+        sim::fieldsRead(ex, g, all, ws.begin.view(ex), ws.end.view(ex), a.field, on(ex, read));
+        c.fetch(ex);
+        if (ex.backend == Backend::Cuda) read.download();
+    }
+};
+
+TEST_P(DesiredVelocityStage, FieldsReadMarksExactlyTheAgentsStencils) {
+    ReadCase rc;
+    rc.run(GetParam());
+    // expected: each agent's four stencil cells carry its field's bit
+    Field<std::uint32_t> want(rc.g.nx, rc.g.ny, 0u);
+    for (int k = 0; k < rc.c.size(); ++k) {
+        if (rc.c.field[k] < 0) continue;
+        const Bilinear b = sim::clampedBilinear(rc.g, rc.c.x[k], rc.c.y[k]);
+        for (int q = 0; q < 4; ++q) want(b.i0 + (q & 1), b.j0 + (q >> 1)) |= sim::fieldReadBit(rc.c.field[k]);
+    }
+    int marked = 0;
+    for (int j = 0; j < rc.g.ny; ++j)
+        for (int i = 0; i < rc.g.nx; ++i) {
+            EXPECT_EQ(rc.read(i, j), want(i, j)) << i << "," << j;
+            marked += want(i, j) != 0u;
+        }
+    // the two field-0 agents share their stencil; field 40 is bit 31
+    EXPECT_EQ(marked, 12);
+    EXPECT_EQ(want(11, 8), 1u << 31);
+}
+
+TEST_P(DesiredVelocityStage, WithTheMaskOnlyCellsItsAgentsReadAreWrittenAndTheyReadTheSame) {
+    const Exec& ex = GetParam();
+    ReadCase rc;
+    rc.run(ex);
+    // field 0 everywhere (full) and only where its agents read (masked), from one potential
+    DesiredCase full(12, 9, 0.5f, 1.2f), masked(12, 9, 0.5f, 1.2f);
+    for (DesiredCase* d : {&full, &masked})
+        for (int j = 0; j < 9; ++j)
+            for (int i = 0; i < 12; ++i) d->phi(i, j) = 10.f - 0.3f * i - 0.1f * j * j;
+    full.run(ex);
+    sim::WalkingSpeed walk{};
+    walk.g = masked.g;
+    walk.faces = on(ex, masked.speed);
+    walk.blocked = on(ex, masked.blocked);
+    sim::desiredVelocity(ex, masked.g, CellRange{0, 0, 12, 9}, on(ex, masked.phi), walk, on(ex, masked.out),
+                         on(ex, rc.read), 0);
+    if (ex.backend == Backend::Cuda) masked.out.download();
+    for (int j = 0; j < 9; ++j)
+        for (int i = 0; i < 12; ++i) {
+            const bool reads = (rc.read(i, j) & 1u) != 0u;
+            EXPECT_EQ(masked.out(i, j).x, reads ? full.out(i, j).x : -9.f) << i << "," << j;
+            EXPECT_EQ(masked.out(i, j).y, reads ? full.out(i, j).y : -9.f) << i << "," << j;
+        }
+    // the agents of field 0 get bit for bit the same preferred velocity from either
+    std::vector<Field<Vel2>> a, b;
+    a.push_back(full.out);
+    b.push_back(masked.out);
+    Crowd ca = rc.c, cb = rc.c;
+    runPreferred(ex, ca, rc.g, a, nullptr);
+    runPreferred(ex, cb, rc.g, b, nullptr);
+    int followers = 0;
+    for (int k = 0; k < ca.size(); ++k) {
+        if (ca.field[k] != 0) continue;
+        ++followers;
+        EXPECT_GT(std::fabs(ca.px[k]) + std::fabs(ca.py[k]), 0.1f) << k;
+        EXPECT_EQ(ca.px[k], cb.px[k]) << k;
+        EXPECT_EQ(ca.py[k], cb.py[k]) << k;
+    }
+    EXPECT_EQ(followers, 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(PerBackend, DesiredVelocityStage, ::testing::ValuesIn(testExecs()), ExecParamName());

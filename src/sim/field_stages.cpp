@@ -86,16 +86,20 @@ void runPotential(SimState& s) {
     r.potential_updates_per_cell = n ? upc / n : 0.0;
 }
 
-/// (f) desired velocity per followed field (Treuille 2006 eq. 5), then each
-/// agent's preferred velocity from its field.
+/// (f) desired velocity per followed field (Treuille 2006 eq. 5) in the
+/// cells its agents read, then each agent's preferred velocity from its field.
 void runDesiredVelocity(SimState& s) {
     const Exec& ex = s.ex;
     const std::vector<int>& used = s.agents.fieldsInUse();
     const WalkingSpeed walk = s.walkingSpeed();
+    // which fields the agents read where (the splat's sorted ranges)
+    const View2<std::uint32_t> read = s.fieldsRead.view(ex);
+    fieldsRead(ex, s.gi, s.box, s.splatWs.begin.view(ex), s.splatWs.end.view(ex), s.agents.views().field, read);
     std::vector<View2<const Vel2>> views(s.potential.size());
     for (std::size_t k = 0; k < s.potential.size(); ++k) {
-        if (used[k] && !s.route.roams(static_cast<int>(k)))
-            desiredVelocity(ex, s.gi, s.box, s.potential[k].view(ex), walk, s.desired[k].view(ex));
+        const int f = static_cast<int>(k);
+        if (used[k] && !s.route.roams(f))
+            desiredVelocity(ex, s.gi, s.box, s.potential[k].view(ex), walk, s.desired[k].view(ex), read, f);
         views[k] = s.desired[k].view(ex);
     }
     preferredVelocity(ex, s.agents.views(), s.gi, views.data(), static_cast<int>(views.size()), s.scene.params.v0,
@@ -103,6 +107,12 @@ void runDesiredVelocity(SimState& s) {
 }
 
 }  // namespace
+
+void completeDesiredVelocity(SimState& s, int k) {
+    const std::size_t f = static_cast<std::size_t>(k);
+    if (s.route.roams(k)) return;
+    desiredVelocity(s.ex, s.gi, s.box, s.potential[f].view(s.ex), s.walkingSpeed(), s.desired[f].view(s.ex));
+}
 
 std::vector<std::string> initialStateItems() {
     return {"agents.position", "agents.velocity", "agents.vmax", "agents.field", "walls", "terrain", "discomfort",

@@ -19,4 +19,11 @@ std::vector<std::string> initialStateItems();
 /// The continuum's stages, in order (StagePhase::Fields).
 std::vector<Stage> continuumStages();
 
+/// Desired velocity of field @p k over the whole active box, for readers of
+/// the field (outputs, viewer, Python): the desired_velocity stage writes
+/// only the cells the field's agents read. The same kernel on the same
+/// potential and speeds, so those cells keep their values. Roaming groups'
+/// fields (no potential) are left as they are.
+void completeDesiredVelocity(SimState& s, int k);
+
 }  // namespace ccrowd::sim

@@ -59,10 +59,11 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
     perceivedVelocity.assign(nx, ny, Vel2{});
     speed.assign(nx, ny, Face4{});
     cost.assign(nx, ny, FaceCost{});
+    fieldsRead.assign(nx, ny, 0u);
     uploadEnvironment();
     for (Field<float>* f : {&density, &pressure, &perceivedDensity}) f->toDevice(ex);
     for (Field<Vel2>* f : {&meanVelocity, &perceivedVelocity}) f->toDevice(ex);
-    speed.toDevice(ex); cost.toDevice(ex);
+    speed.toDevice(ex); cost.toDevice(ex); fieldsRead.toDevice(ex);
     // one potential and desired velocity per (group, route step)
     fields = setupFieldTable(scene);
     addFields();

@@ -65,7 +65,8 @@ struct SimState {
     Field<Face4> speed;
     Field<FaceCost> cost;
     std::vector<Field<float>> potential;         ///< One per (group, route step).
-    std::vector<Field<Vel2>> desired;            ///< Same indexing.
+    std::vector<Field<Vel2>> desired;            ///< Same indexing; each step writes only where its agents read (fieldsRead).
+    Field<std::uint32_t> fieldsRead;             ///< Per cell, the fields whose agents read it (kernels/desired_velocity.hpp).
     FieldTable fields;                           ///< Whose field k is; each group's field and goal per route step.
     IncidentLayers incidents;                    ///< Scenes with incidents: their layers and timeline (incidents stage).
     RegionState region;                          ///< The active region (active_region stage); its cells are the whole grid without one.

@@ -44,6 +44,7 @@ struct Simulation::Impl {
     StageTimes times;
     long long version = 0;                         ///< Bumped whenever stages rewrote the fields (prepare, each step).
     std::map<const void*, long long> hostVersion;  ///< Field -> version its host copy holds.
+    std::vector<long long> desiredVersion;         ///< Per field, the version its desired velocity was completed at (-1: never).
 
     Impl(Scene s, const Exec& e);
     /// The fields of the initial state (see prepare() in simulation.cpp).
@@ -245,7 +246,15 @@ const Field<float>& Simulation::potential(int k) const {
 std::vector<float> Simulation::meanVelocity() const { return impl_->flatten(impl_->state->meanVelocity); }
 std::vector<float> Simulation::faceSpeed() const { return impl_->flatten(impl_->state->speed); }
 std::vector<float> Simulation::desiredVelocity(int k) const {
-    return impl_->flatten(impl_->state->desired.at(static_cast<std::size_t>(k)));
+    Field<Vel2>& f = impl_->state->desired.at(static_cast<std::size_t>(k));
+    // the step wrote only where the agents read: the rest of the box, once per version
+    std::vector<long long>& done = impl_->desiredVersion;
+    done.resize(impl_->state->desired.size(), -1);
+    if (done[static_cast<std::size_t>(k)] != impl_->version) {
+        sim::completeDesiredVelocity(*impl_->state, k);
+        done[static_cast<std::size_t>(k)] = impl_->version;
+    }
+    return impl_->flatten(f);
 }
 int Simulation::fieldCount() const { return static_cast<int>(impl_->state->potential.size()); }
 int Simulation::fieldGroup(int k) const { return impl_->state->fields.group.at(static_cast<std::size_t>(k)); }
