@@ -45,7 +45,7 @@ NeighbourView buildNeighbourGrid(const Exec& ex, View1<const float> x, View1<con
     const View1<int> key = sort.key.view(ex), order = sort.order.view(ex), first = ws.first.view(ex);
     // key per agent, stable sort (ties by agent index)
     forEachIndex(ex, n, NeighbourKeyKernel{x, y, s, key, order});
-    sortByKey(ex, key.data, order.data, n, stage);
+    sortByKey(ex, key.data, order.data, n, keys, stage);
     // the first slot of every key
     forEachIndex(ex, n + 1, FirstSlotKernel{key, n, keys, first});
     return NeighbourView{s, order, first};

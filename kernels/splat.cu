@@ -80,7 +80,7 @@ void sortAgents(const Exec& ex, const AgentViews& a, const GridInfo& g, const Ce
     // 1. stencil origin per agent; 2. stable sort of agent indices by it
     if (n > 0) {
         forEachIndex(ex, n, SplatKeyKernel{g, a.x, a.y, key, order});
-        sortByKey(ex, key.data, order.data, n, "splat");
+        sortByKey(ex, key.data, order.data, n, g.nx * g.ny + 1, "splat");
     }
     // 3. sorted range of every stencil origin the box's cells gather from
     const CellRange origins{std::max(box.i0 - 1, 0), std::max(box.j0 - 1, 0), box.i1, box.j1};
