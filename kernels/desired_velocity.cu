@@ -40,9 +40,13 @@ void preferredVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, c
     if (fieldCount <= 0 || !fields)
         throw InputError(fieldMessage("preferredVelocity.fieldCount", std::to_string(fieldCount),
                                       "no desired-velocity field", ">= 1"));
-    // one pass per field: the views go to the kernel by value (no host array on the device)
-    for (int f = 0; f < fieldCount; ++f)
-        forEachIndex(ex, a.n, PreferredVelocityKernel{a, g, blocked, fields[f], f, fieldCount, v0, closed});
+    // one pass per kFields fields: the views go to the kernel by value (no host array on the device)
+    constexpr int K = PreferredVelocityKernel::kFields;
+    for (int base = 0; base < fieldCount; base += K) {
+        PreferredVelocityKernel kernel{a, g, blocked, {}, base, std::min(K, fieldCount - base), fieldCount, v0, closed};
+        for (int q = 0; q < kernel.passFields; ++q) kernel.fields[q] = fields[base + q];
+        forEachIndex(ex, a.n, kernel);
+    }
 }
 
 }  // namespace ccrowd::sim

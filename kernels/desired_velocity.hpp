@@ -95,18 +95,21 @@ struct DesiredVelocityKernel {
     }
 };
 
-/// Per-agent preferred velocity from one desired-velocity field: agents whose
-/// field index is @p fieldIndex take the bilinear interpolation of @p field
-/// (splat stencil, weights of blocked cells and of cells the agent's own
-/// cell does not reach within the stencil dropped, the rest renormalised),
-/// scaled by vmax / v0 and clamped to vmax. The pass with
-/// fieldIndex 0 also zeroes agents whose index is outside [0, fieldCount).
+/// Per-agent preferred velocity from up to kFields desired-velocity fields
+/// per pass: agents whose field index f is in [fieldBase, fieldBase +
+/// passFields) take the bilinear interpolation of field f (splat stencil,
+/// weights of blocked cells and of cells the agent's own cell does not
+/// reach within the stencil dropped, the rest renormalised), scaled by
+/// vmax / v0 and clamped to vmax. The pass with fieldBase 0 also zeroes
+/// agents whose index is outside [0, fieldCount).
 struct PreferredVelocityKernel {
+    static constexpr int kFields = 8;   ///< Fields per pass (the views travel by value: no array on the device).
     AgentViews a;
     GridInfo g;
     View2<const std::uint8_t> blocked;  ///< 1 = blocked. (null: none)
-    View2<const Vel2> field;            ///< Desired velocity. [Units: m/s]
-    int fieldIndex = 0;                 ///< This pass's field.
+    View2<const Vel2> fields[kFields];  ///< Desired velocities of fields fieldBase .. fieldBase + passFields - 1. [Units: m/s]
+    int fieldBase = 0;                  ///< This pass's first field.
+    int passFields = 1;                 ///< This pass's fields. [Limit: 1..kFields]
     int fieldCount = 1;                 ///< Number of fields. [Limit: >= 1]
     float v0 = 1.34f;                   ///< Speed the field is built for. [Units: m/s] [Limit: > 0]
     View2<const std::uint8_t> closed;   ///< Closed faces, ccrowd/closed_faces.hpp bits. (null: none)
@@ -146,11 +149,12 @@ struct PreferredVelocityKernel {
 
     CC_HD void operator()(int k) const {
         const int f = a.field[k];
-        if (f != fieldIndex) {
+        if (f < fieldBase || f >= fieldBase + passFields) {
             // agents of no field stop
-            if (fieldIndex == 0 && (f < 0 || f >= fieldCount)) { a.px[k] = 0.f; a.py[k] = 0.f; }
+            if (fieldBase == 0 && (f < 0 || f >= fieldCount)) { a.px[k] = 0.f; a.py[k] = 0.f; }
             return;
         }
+        const View2<const Vel2> field = fields[f - fieldBase];
         // bilinear over the stencil's cells the agent reaches, renormalised
         const Bilinear b = clampedBilinear(g, a.x[k], a.y[k]);
         const float w[4] = {b.w00, b.w10, b.w01, b.w11};

@@ -244,6 +244,24 @@ TEST_P(PreferredVelocityStage, EachAgentFollowsItsField) {
     }
 }
 
+TEST_P(PreferredVelocityStage, MoreFieldsThanOnePassTakes) {
+    // 19 fields: passes of 8, 8 and 3; field f is (0.05 f, -0.02 f) everywhere
+    const GridInfo g = makeGrid(3, 3);
+    const int fieldCount = 19;
+    static_assert(19 > 2 * sim::PreferredVelocityKernel::kFields, "three passes");
+    std::vector<Field<Vel2>> fields;
+    for (int f = 0; f < fieldCount; ++f) fields.emplace_back(3, 3, Vel2{0.05f * f, -0.02f * f});
+    Crowd c;
+    for (int f = fieldCount; f >= -1; --f) c.add(0.5f + 0.1f * (f % 10), 1.5f, 1.34f, f);  // f = 19: no such field
+    runPreferred(GetParam(), c, g, fields, nullptr);
+    for (int k = 0; k < c.size(); ++k) {
+        const int f = c.field[k];
+        const bool follows = f >= 0 && f < fieldCount;
+        EXPECT_NEAR(c.px[k], follows ? 0.05f * f : 0.f, kTol) << "field " << f;
+        EXPECT_NEAR(c.py[k], follows ? -0.02f * f : 0.f, kTol) << "field " << f;
+    }
+}
+
 TEST_P(PreferredVelocityStage, NoAgentsIsANoOp) {
     const GridInfo g = makeGrid(2, 2);
     std::vector<Field<Vel2>> fields;
