@@ -21,6 +21,14 @@ CC_HD inline void atomicMinRelaxed(uint32_t* p, uint32_t v) {
     }
 #endif
 }
+/// *p, atomically (relaxed): a read that may race with atomicOrRelaxed.
+CC_HD inline uint32_t atomicLoadRelaxed(const uint32_t* p) {
+#ifdef __CUDA_ARCH__
+    return *reinterpret_cast<const volatile unsigned int*>(p);
+#else
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
 /// *p |= v, atomically (relaxed).
 CC_HD inline void atomicOrRelaxed(uint32_t* p, uint32_t v) {
 #ifdef __CUDA_ARCH__

@@ -20,9 +20,11 @@ CellRange clamped(const CellRange& box, const GridInfo& g) {
 }
 }  // namespace
 
-void fieldsRead(const Exec& ex, const GridInfo& g, const CellRange& box, View1<const int> begin, View1<const int> end,
+void fieldsRead(const Exec& ex, const GridInfo& g, const CellRange& box, View1<const float> x, View1<const float> y,
                 View1<const int> field, View2<std::uint32_t> out) {
-    forEachCell(ex, clamped(box, g), FieldsReadKernel{g, begin, end, field, out});
+    // clear the box, then every agent marks its stencil
+    forEachCell(ex, clamped(box, g), ClearFieldsReadKernel{out});
+    forEachIndex(ex, field.n, FieldsReadKernel{g, x, y, field, out});
 }
 
 void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "atomics.hpp"
 #include "ccrowd/closed_faces.hpp"
 #include "ccrowd/field.hpp"
 #include "eikonal_update.hpp"
@@ -34,27 +35,38 @@ CC_HD inline float upwindDerivative(float p, float pPlus, float pMinus, float h)
 /// fields 31 and above share bit 31. [Limit: f >= 0]
 CC_HD inline std::uint32_t fieldReadBit(int f) { return 1u << (f < 31 ? f : 31); }
 
-/// Per-cell mask of the fields agents read there: bit fieldReadBit(f) is set
-/// when an agent following field f has the cell in its bilinear stencil (an
-/// agent whose stencil origin is the cell or its W, S or SW neighbour; the
-/// splat's sorted ranges). The preferred velocity reads a field nowhere
-/// else, so the desired velocity is computed only where its bit is set.
+/// Per-agent marks of the fields agents read: agent k following field f
+/// (>= 0) sets bit fieldReadBit(f) in the four cells of its bilinear stencil
+/// (clampedBilinear: the cells the preferred velocity reads, also for an
+/// agent outside the grid). An OR is order-independent, so the mask is the
+/// same for any thread count; a cell already carrying the bit is not
+/// written again. The preferred velocity reads a field nowhere else, so the
+/// desired velocity is computed only where its bit is set.
 struct FieldsReadKernel {
     GridInfo g;
-    View1<const int> begin, end;  ///< Sorted agents per stencil origin (SplatWorkspace).
-    View1<const int> field;       ///< Sorted agents' field index (< 0: none).
-    View2<std::uint32_t> out;     ///< Fields-read mask.
+    View1<const float> x, y;   ///< Agent positions. [Units: m]
+    View1<const int> field;    ///< Agent's field index (< 0: none).
+    View2<std::uint32_t> out;  ///< Fields-read mask (cleared before).
 
-    /// The bits of the agents whose stencil origin is (oi, oj).
-    CC_HD std::uint32_t bits(int oi, int oj) const {
-        if (oi < 0 || oj < 0) return 0u;
-        std::uint32_t m = 0u;
-        const int c = g.index(oi, oj);
-        for (int q = begin[c]; q < end[c]; ++q)
-            if (field[q] >= 0) m |= fieldReadBit(field[q]);
-        return m;
+    CC_HD void operator()(int k) const {
+        const int f = field[k];
+        if (f < 0) return;
+        const std::uint32_t bit = fieldReadBit(f);
+        const Bilinear b = clampedBilinear(g, x[k], y[k]);
+        for (int q = 0; q < 4; ++q) {
+            // a 1 x n or n x 1 grid clamps the stencil's far cells onto the grid's last
+            const int i = b.i0 + (q & 1) < g.nx ? b.i0 + (q & 1) : g.nx - 1;
+            const int j = b.j0 + (q >> 1) < g.ny ? b.j0 + (q >> 1) : g.ny - 1;
+            std::uint32_t* c = &out(i, j);
+            if (!(atomicLoadRelaxed(c) & bit)) atomicOrRelaxed(c, bit);
+        }
     }
-    CC_HD void operator()(int i, int j) const { out(i, j) = bits(i - 1, j - 1) | bits(i, j - 1) | bits(i - 1, j) | bits(i, j); }
+};
+
+/// Clears the fields-read mask of a cell.
+struct ClearFieldsReadKernel {
+    View2<std::uint32_t> out;
+    CC_HD void operator()(int i, int j) const { out(i, j) = 0u; }
 };
 
 /// Per-cell desired-velocity functor.

@@ -178,13 +178,12 @@ void unitCost(const Exec& ex, const GridInfo& g, const CellRange& box, const Cos
 void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,
                      const WalkingSpeed& walk, View2<Vel2> out, View2<const std::uint32_t> read = {}, int field = 0);
 
-/// Fields-read mask over the box: per cell, bit fieldReadBit(f)
-/// (kernels/desired_velocity.hpp; fields 31 and above share bit 31) set when
-/// an agent following field f has the cell in its bilinear stencil. @p begin,
-/// @p end are the sorted agents per stencil origin of sortAgents() (valid in
-/// the box and one cell W and S of it), @p field the sorted agents' field
-/// index; the agents may not move between the two.
-void fieldsRead(const Exec& ex, const GridInfo& g, const CellRange& box, View1<const int> begin, View1<const int> end,
+/// Fields-read mask: cleared over the box, then per cell bit
+/// fieldReadBit(f) (kernels/desired_velocity.hpp; fields 31 and above share
+/// bit 31) set when an agent at (@p x, @p y) following field @p field = f
+/// has the cell in its bilinear stencil (clamped to the grid, as the
+/// preferred velocity reads it). The same mask for any thread count.
+void fieldsRead(const Exec& ex, const GridInfo& g, const CellRange& box, View1<const float> x, View1<const float> y,
                 View1<const int> field, View2<std::uint32_t> out);
 
 /// Preferred velocity of every agent: bilinear interpolation of its field's

@@ -272,13 +272,12 @@ TEST_P(PreferredVelocityStage, NoAgentsIsANoOp) {
 
 // ---- only where the agents read ----------------------------------------------
 
-/// A sorted crowd of three fields (0, 1 and 40, which shares bit 31 with
-/// every field from 31 on) on a 12 x 9 grid of 0.5 m cells and its
-/// fields-read mask over the whole grid.
+/// A crowd of three fields (0, 1 and 40, which shares bit 31 with every
+/// field from 31 on) on a 12 x 9 grid of 0.5 m cells, one of them outside
+/// the grid, and its fields-read mask over the whole grid.
 struct ReadCase {
     GridInfo g = makeGrid(12, 9, 0.5f);
     Crowd c;
-    sim::SplatWorkspace ws;
     Field<std::uint32_t> read{12, 9, 0xdeadbeefu};
     ReadCase() {
         c.add(0.9f, 0.8f, 1.34f, 0);
@@ -286,12 +285,11 @@ struct ReadCase {
         c.add(4.3f, 3.1f, 1.34f, 1);
         c.add(5.9f, 4.4f, 1.34f, 40);  // the grid's NE corner: a clamped stencil
         c.add(0.1f, 4.4f, 1.34f, -1);  // no field: no bit
+        c.add(-0.7f, 2.2f, 1.34f, 1);  // outside the grid: the clamped stencil it reads
     }
     void run(const Exec& ex) {
-        const CellRange all{0, 0, g.nx, g.ny};
         const sim::AgentViews a = c.views(ex);
-        sim::sortAgents(ex, a, g, all, ws);
-        sim::fieldsRead(ex, g, all, ws.begin.view(ex), ws.end.view(ex), a.field, on(ex, read));
+        sim::fieldsRead(ex, g, CellRange{0, 0, g.nx, g.ny}, a.x, a.y, a.field, on(ex, read));
         c.fetch(ex);
         if (ex.backend == Backend::Cuda) read.download();
     }
@@ -313,8 +311,9 @@ TEST_P(DesiredVelocityStage, FieldsReadMarksExactlyTheAgentsStencils) {
             EXPECT_EQ(rc.read(i, j), want(i, j)) << i << "," << j;
             marked += want(i, j) != 0u;
         }
-    // the two field-0 agents share their stencil; field 40 is bit 31
-    EXPECT_EQ(marked, 12);
+    // the two field-0 agents share their stencil; field 40 is bit 31; the agent outside reads the W edge
+    EXPECT_EQ(marked, 16);
+    EXPECT_EQ(want(0, 3), 2u);
     EXPECT_EQ(want(11, 8), 1u << 31);
 }
 

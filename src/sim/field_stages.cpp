@@ -92,9 +92,10 @@ void runDesiredVelocity(SimState& s) {
     const Exec& ex = s.ex;
     const std::vector<int>& used = s.agents.fieldsInUse();
     const WalkingSpeed walk = s.walkingSpeed();
-    // which fields the agents read where (the splat's sorted ranges)
+    // which fields the agents read where
     const View2<std::uint32_t> read = s.fieldsRead.view(ex);
-    fieldsRead(ex, s.gi, s.box, s.splatWs.begin.view(ex), s.splatWs.end.view(ex), s.agents.views().field, read);
+    const AgentViews a = s.agents.views();
+    fieldsRead(ex, s.gi, s.box, a.x, a.y, a.field, read);
     std::vector<View2<const Vel2>> views(s.potential.size());
     for (std::size_t k = 0; k < s.potential.size(); ++k) {
         const int f = static_cast<int>(k);
