@@ -136,6 +136,12 @@ struct SplatBoundsKernel {
 struct SplatSums {
     float w = 0.f;             ///< Sum of weights [persons].
     float ux = 0.f, uy = 0.f;  ///< Sum of w u. [Units: persons m/s]
+    /// Adds weight @p wq of an agent with vector (@p vx, @p vy).
+    CC_HD void add(float wq, float vx, float vy) {
+        w += wq;
+        ux += wq * vx;
+        uy += wq * vy;
+    }
 };
 
 /// Step 5: density and mean of (ux, uy) of every cell of the grid; cells
@@ -149,20 +155,22 @@ struct SplatGatherKernel {
     View2<float> rho;                 ///< Out (not written when empty). [Units: persons/m^2]
     View2<Vel2> mean;                 ///< Out. [Units: m/s]
 
+    /// Fractions (@p tx, @p ty) of sorted agent @p q within its stencil (clampedAxis).
+    CC_HD void fractions(int q, float& tx, float& ty) const {
+        int i0 = 0, j0 = 0;
+        clampedAxis(g.gx(x[q]), g.nx, i0, tx);
+        clampedAxis(g.gy(y[q]), g.ny, j0, ty);
+    }
+
     /// Adds the agents of origin (oi, oj); the cell is at offset (di, dj) in
     /// {0, 1}^2 from the origin, so its weight is the matching corner weight.
     CC_HD void add(int oi, int oj, int di, int dj, SplatSums& s) const {
         if (oi < 0 || oj < 0) return;
         const int c = g.index(oi, oj);
         for (int q = begin[c]; q < end[c]; ++q) {
-            int i0 = 0, j0 = 0;
             float tx = 0.f, ty = 0.f;
-            clampedAxis(g.gx(x[q]), g.nx, i0, tx);
-            clampedAxis(g.gy(y[q]), g.ny, j0, ty);
-            const float w = (di ? tx : 1.f - tx) * (dj ? ty : 1.f - ty);
-            s.w += w;
-            s.ux += w * ux[q];
-            s.uy += w * uy[q];
+            fractions(q, tx, ty);
+            s.add((di ? tx : 1.f - tx) * (dj ? ty : 1.f - ty), ux[q], uy[q]);
         }
     }
 
@@ -207,21 +215,11 @@ struct SplatGatherKernel {
                 for (int oi = (c0 > 0 ? c0 - 1 : 0); oi < c1; ++oi) {
                     const int c = g.index(oi, oj);
                     for (int q = begin[c]; q < end[c]; ++q) {
-                        int ia = 0, ja = 0;
                         float tx = 0.f, ty = 0.f;
-                        clampedAxis(g.gx(x[q]), g.nx, ia, tx);
-                        clampedAxis(g.gy(y[q]), g.ny, ja, ty);
+                        fractions(q, tx, ty);
                         const float wy = dj ? ty : 1.f - ty;
-                        if (oi >= c0) {  // cell oi: corner (0, dj)
-                            SplatSums& a = s[oi - c0];
-                            const float w = (1.f - tx) * wy;
-                            a.w += w; a.ux += w * ux[q]; a.uy += w * uy[q];
-                        }
-                        if (oi + 1 < c1) {  // cell oi + 1: corner (1, dj)
-                            SplatSums& a = s[oi + 1 - c0];
-                            const float w = tx * wy;
-                            a.w += w; a.ux += w * ux[q]; a.uy += w * uy[q];
-                        }
+                        if (oi >= c0) s[oi - c0].add((1.f - tx) * wy, ux[q], uy[q]);     // cell oi: corner (0, dj)
+                        if (oi + 1 < c1) s[oi + 1 - c0].add(tx * wy, ux[q], uy[q]);      // cell oi + 1: corner (1, dj)
                     }
                 }
             }
