@@ -216,7 +216,11 @@ public:
     /// Speed field of the last step: the four face speeds (E, N, W, S) per
     /// cell, row-major. [Units: m/s] [Size: 4 nx ny]
     std::vector<float> faceSpeed() const;
-    /// Desired velocity of field @p k, (vx, vy) per cell, row-major. [Units: m/s] [Size: 2 nx ny]
+    /// Desired velocity of field @p k, (vx, vy) per cell, row-major, over
+    /// the last step's active box from its potential and speeds (the step
+    /// computes it only where the field's agents read it; this call fills in
+    /// the rest of the box, once per step). Cells outside the box keep the
+    /// values of the last time they were inside it. [Units: m/s] [Size: 2 nx ny]
     std::vector<float> desiredVelocity(int k) const;
     /// Number of potential fields; fieldGroup / fieldStep say whose.
     int fieldCount() const;
