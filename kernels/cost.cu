@@ -14,7 +14,7 @@ void unitCost(const Exec& ex, const GridInfo& g, const CellRange& box, const Cos
               View2<const Face4> speedIn, View2<const float> discomfort, View2<const float> terrain,
               View2<const std::uint8_t> blocked, View2<FaceCost> costOut, View2<const std::uint8_t> closed) {
     // every cell: the crowd's speeds inside the (clamped) box, free flow outside
-    const CellRange r{std::max(box.i0, 0), std::max(box.j0, 0), std::min(box.i1, g.nx), std::min(box.j1, g.ny)};
+    const CellRange r = box.clampedTo(g.nx, g.ny);
     forEachCell(ex, CellRange{0, 0, g.nx, g.ny},
                 UnitCostKernel{g, r, c, sp, speedIn, discomfort, terrain, blocked, costOut, closed});
 }

@@ -13,24 +13,17 @@
 
 namespace ccrowd::sim {
 
-namespace {
-/// The box, clamped to the grid.
-CellRange clamped(const CellRange& box, const GridInfo& g) {
-    return CellRange{std::max(box.i0, 0), std::max(box.j0, 0), std::min(box.i1, g.nx), std::min(box.j1, g.ny)};
-}
-}  // namespace
-
 void fieldsRead(const Exec& ex, const GridInfo& g, const CellRange& box, View1<const float> x, View1<const float> y,
                 View1<const int> field, View2<std::uint32_t> out) {
     // clear the box, then every agent marks its stencil
-    forEachCell(ex, clamped(box, g), ClearFieldsReadKernel{out});
+    forEachCell(ex, box.clampedTo(g.nx, g.ny), ClearFieldsReadKernel{out});
     forEachIndex(ex, field.n, FieldsReadKernel{g, x, y, field, out});
 }
 
 void desiredVelocity(const Exec& ex, const GridInfo& g, const CellRange& box, View2<const float> phi,
                      const WalkingSpeed& walk, View2<Vel2> out, View2<const std::uint32_t> read, int field) {
     const std::uint32_t bit = read.data ? fieldReadBit(field) : 0u;
-    forEachCell(ex, clamped(box, g), DesiredVelocityKernel{g, phi, walk, out, read, bit});
+    forEachCell(ex, box.clampedTo(g.nx, g.ny), DesiredVelocityKernel{g, phi, walk, out, read, bit});
 }
 
 void preferredVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, const View2<const Vel2>* fields,

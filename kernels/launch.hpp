@@ -37,6 +37,10 @@ struct CellRange {
     int width() const { return i1 > i0 ? i1 - i0 : 0; }
     int height() const { return j1 > j0 ? j1 - j0 : 0; }
     bool empty() const { return width() == 0 || height() == 0; }
+    /// The box clamped to a grid of @p nx x @p ny cells.
+    CellRange clampedTo(int nx, int ny) const {
+        return CellRange{i0 > 0 ? i0 : 0, j0 > 0 ? j0 : 0, i1 < nx ? i1 : nx, j1 < ny ? j1 : ny};
+    }
 };
 
 namespace detail {

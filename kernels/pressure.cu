@@ -73,8 +73,7 @@ PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& boxIn
         throw InputError("pressure: every field must be " + std::to_string(g.nx) + "x" + std::to_string(g.ny) +
                          " cells (the grid)");
     // the box, clamped to the grid
-    CellRange box{boxIn.i0 < 0 ? 0 : boxIn.i0, boxIn.j0 < 0 ? 0 : boxIn.j0, boxIn.i1 > g.nx ? g.nx : boxIn.i1,
-                  boxIn.j1 > g.ny ? g.ny : boxIn.j1};
+    CellRange box = boxIn.clampedTo(g.nx, g.ny);
     if (box.empty()) box = CellRange{};
 
     // keep p = 0 and corrected = 0 outside the box: clear what the last box

@@ -39,7 +39,7 @@ void speed(const Exec& ex, const GridInfo& g, const CellRange& box, const SpeedP
            View2<Face4> speedOut, View2<const std::uint8_t> closed, PerceiveWorkspace* ws) {
     if (p.ahead < 1) throw InputError(fieldMessage("speed.ahead", std::to_string(p.ahead), "out of range", ">= 1 [cells]"));
     // the box, clamped to the grid
-    const CellRange r{std::max(box.i0, 0), std::max(box.j0, 0), std::min(box.i1, g.nx), std::min(box.j1, g.ny)};
+    const CellRange r = box.clampedTo(g.nx, g.ny);
     if (r.empty()) return;
     // one Weidmann speed per cell the faces read (the box grown by the look-ahead)
     View2<const float> weidmann;

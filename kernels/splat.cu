@@ -58,15 +58,10 @@ struct MaxDensityOp {
     CC_HD float operator()(float a, float b) const { return a < b ? b : a; }
 };
 
-/// The box clamped to the grid.
-CellRange clampBox(const CellRange& b, const GridInfo& g) {
-    return CellRange{std::max(b.i0, 0), std::max(b.j0, 0), std::min(b.i1, g.nx), std::min(b.j1, g.ny)};
-}
-
 }  // namespace
 
 void sortAgents(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRange& boxIn, SplatWorkspace& ws) {
-    const CellRange box = clampBox(boxIn, g);
+    const CellRange box = boxIn.clampedTo(g.nx, g.ny);
     const int n = a.n;
     // size the workspace (device copies grow on first view)
     ws.sort.key.resize(n);
@@ -98,7 +93,7 @@ void splat(const Exec& ex, const AgentViews& a, View1<const float> ux, View1<con
     if (ux.n != a.n || uy.n != a.n)
         throw InputError(fieldMessage("splat.u", std::to_string(ux.n) + "/" + std::to_string(uy.n),
                                       "per-agent vector size differs from the agent count", std::to_string(a.n)));
-    const CellRange box = clampBox(boxIn, g);
+    const CellRange box = boxIn.clampedTo(g.nx, g.ny);
     if (!box.empty() && (ws.begin.size() != g.nx * g.ny || ws.sort.key.size() != a.n))
         throw Error("splat: the workspace was not prepared by sortAgents() for these agents and this grid");
     // 5. gather per cell (zero outside the box)

@@ -103,7 +103,7 @@ void runDesiredVelocity(SimState& s) {
             desiredVelocity(ex, s.gi, s.box, s.potential[k].view(ex), walk, s.desired[k].view(ex), read, f);
         views[k] = s.desired[k].view(ex);
     }
-    preferredVelocity(ex, s.agents.views(), s.gi, views.data(), static_cast<int>(views.size()), s.scene.params.v0,
+    preferredVelocity(ex, a, s.gi, views.data(), static_cast<int>(views.size()), s.scene.params.v0,
                       s.grid.blocked.view(ex), s.grid.closed_faces.view(ex));
 }
 
