@@ -66,20 +66,28 @@ struct NeighbourView {
         e = first[s.key(c1, r) + 1];
     }
 
-    /// Calls f(o) for every agent o other than @p k in the (2 span + 1)^2
-    /// cells around (x, y) [m], in sorted slot order (the same order for
-    /// any thread count: deterministic sums).
+    /// Calls f(q) for every sorted slot q in the (2 span + 1)^2 cells
+    /// around (x, y) [m], in slot order (the same order for any thread
+    /// count: deterministic sums). A gather that keeps its agents' values in
+    /// slot order (GatherSortedKernel) reads them contiguously.
     template <class F>
-    CC_HD void forEachNeighbour(int k, float x, float y, F&& f) const {
+    CC_HD void forEachSlot(float x, float y, F&& f) const {
         const int ci = s.column(x), cj = s.row(y);
         for (int r = cj - s.span; r <= cj + s.span; ++r) {
             int b, e;
             rowSlots(ci, r, b, e);
-            for (int q = b; q < e; ++q) {
-                const int o = order[q];
-                if (o != k) f(o);
-            }
+            for (int q = b; q < e; ++q) f(q);
         }
+    }
+
+    /// Calls f(o) for every agent o other than @p k in the (2 span + 1)^2
+    /// cells around (x, y) [m], in sorted slot order (forEachSlot).
+    template <class F>
+    CC_HD void forEachNeighbour(int k, float x, float y, F&& f) const {
+        forEachSlot(x, y, [&](int q) {
+            const int o = order[q];
+            if (o != k) f(o);
+        });
     }
 };
 
@@ -114,6 +122,20 @@ struct FirstSlotKernel {
         const int lo = q == 0 ? 0 : key[q - 1] + 1;
         const int hi = q == n ? keys : key[q];
         for (int k = lo; k <= hi; ++k) first[k] = q;
+    }
+};
+
+/// Copies per-agent values into sorted slot order: out[q] = in[order[q]]
+/// for two columns (positions), so a gather over forEachSlot reads its
+/// neighbours' values contiguously instead of through the permutation.
+struct GatherSortedKernel {
+    View1<const int> order;   ///< Agent per sorted slot. [Size: n]
+    View1<const float> x, y;  ///< Per agent.
+    View1<float> sx, sy;      ///< Per sorted slot.
+    CC_HD void operator()(int q) const {
+        const int k = order[q];
+        sx[q] = x[k];
+        sy[q] = y[k];
     }
 };
 

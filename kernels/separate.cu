@@ -1,8 +1,8 @@
 /// @file separate.cu
 /// Separate stage launcher (i): per pass, the shared neighbour grid
-/// (neighbour_grid.hpp) is built over the old positions, then every agent
-/// gathers its pushes from the old positions and writes its new position to
-/// the other buffer (Jacobi, DESIGN.md §4-5).
+/// (neighbour_grid.hpp) is built over the old positions, which are copied in
+/// sorted slot order; every agent gathers its pushes from that copy and
+/// writes its new position in place (Jacobi, DESIGN.md §4-5).
 /// Compiled by nvcc in CUDA builds and by the C++ compiler (OpenMP) otherwise.
 
 #include <cmath>
@@ -32,20 +32,16 @@ void separate(const Exec& ex, const AgentViews& a, const GridInfo& g, const Wall
     const NeighbourGrid s = makeNeighbourGrid(g, dMin);
     ws.x.resize(n);
     ws.y.resize(n);
-    const View1<float> bx = ws.x.view(ex), by = ws.y.view(ex);
+    const View1<float> sx = ws.x.view(ex), sy = ws.y.view(ex);
     const float invDt = dt > 0.f ? 1.f / dt : 0.f;
     for (int pass = 0; pass < passes; ++pass) {
-        // Jacobi ping-pong: even passes read the agents and write the buffer, odd ones back
-        const bool even = pass % 2 == 0;
-        const View1<float> xr = even ? a.x : bx, yr = even ? a.y : by;
-        const View1<float> xw = even ? bx : a.x, yw = even ? by : a.y;
         // the shared neighbour grid over the old positions (stable sort: ties by agent index)
-        const NeighbourView nb = buildNeighbourGrid(ex, xr, yr, n, s, sort, ws.grid, "separate");
+        const NeighbourView nb = buildNeighbourGrid(ex, a.x, a.y, n, s, sort, ws.grid, "separate");
+        // Jacobi: the old positions in slot order, read by every agent's gather
+        forEachIndex(ex, n, GatherSortedKernel{nb.order, a.x, a.y, sx, sy});
         // half-overlap pushes from old positions, never across a wall; the velocity gains them
-        forEachIndex(ex, n, SeparatePushKernel{xr, yr, nb, walls, dMin, xw, yw, clearance, a.vx, a.vy, a.vmax, invDt});
+        forEachIndex(ex, n, SeparatePushKernel{sx, sy, nb, walls, dMin, a.x, a.y, clearance, a.vx, a.vy, a.vmax, invDt});
     }
-    // an odd number of passes left the result in the buffer
-    if (passes % 2 == 1) forEachIndex(ex, n, CopyPositionsKernel{bx, by, a.x, a.y});
 }
 
 }  // namespace ccrowd::sim
