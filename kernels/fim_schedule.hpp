@@ -173,8 +173,9 @@ CC_HD inline bool fimMark(FimState* s, FimState bit) {
     const FimState v = *reinterpret_cast<volatile FimState*>(s);
     if (!(v & (bit | kFimFixed))) *reinterpret_cast<volatile FimState*>(s) = static_cast<FimState>(v | bit);
 #else
+    // the store unconditional (the same bits when already marked): no branch to mispredict
     const FimState v = __atomic_load_n(s, __ATOMIC_RELAXED);
-    if (!(v & (bit | kFimFixed))) __atomic_store_n(s, static_cast<FimState>(v | bit), __ATOMIC_RELAXED);
+    __atomic_store_n(s, static_cast<FimState>(v | ((v & kFimFixed) ? 0 : bit)), __ATOMIC_RELAXED);
 #endif
     return !(v & kFimFixed);
 }
@@ -335,19 +336,23 @@ struct FimSweepCell {
     /// have a finite value).
     CC_HD static bool open(const FimState* st, const float* p, int d) { return !(st[d] & kFimFixed) || p[d] < INFINITY; }
 
-    /// Marks neighbour (i + di, j + dj) of the cell at (i, j), whose value
+    /// Marks neighbour (i + DX, j + DY) of the cell at (i, j), whose value
     /// was @p v: a halo cell for its edge's or corner's report, a cell the
-    /// sweep has passed (row j - DJ, or (i - DI, j)) for another sweep.
-    CC_HD void mark(int i, int j, int di, int dj, float v, bool& back) const {
-        const int ti = i + di, tj = j + dj;
-        FimState* t = m.state + ti + tj * m.pitch;
-        if (!fimMark(t, kBit)) return;
-        if (ti < 0 || tj < 0 || ti >= m.w || tj >= m.h) {
+    /// sweep has passed (row j - DJ, or (i - DI, j)) for another sweep. The
+    /// offsets are template arguments, so each mark tests only the tile
+    /// edges it can cross.
+    template <int DX, int DY>
+    CC_HD CC_FORCEINLINE void mark(int i, int j, float v, bool& back) const {
+        const int ti = i + DX, tj = j + DY;
+        if (!fimMark(m.state + ti + tj * m.pitch, kBit)) return;
+        const bool outX = DX > 0 ? ti >= m.w : (DX < 0 ? ti < 0 : false);
+        const bool outY = DY > 0 ? tj >= m.h : (DY < 0 ? tj < 0 : false);
+        if (outX || outY) {
             const int slot = fimHaloSlot(ti, tj, m.w, m.h);
             r->key[slot] = minf(r->key[slot], v);
             return;
         }
-        back |= dj == -DJ || (dj == 0 && di == -DI);
+        back |= DY == -DJ || (DY == 0 && DX == -DI);
     }
 
     /// Marks the neighbours whose value in @p n lies above @p v (and, when
@@ -366,15 +371,15 @@ struct FimSweepCell {
         const auto above = [v, raising](float x) { return v < x && (!raising || x < INFINITY); };
         const float vd = raising ? v : v + 0.999f * m.reach;
         const auto aboveDiag = [vd](float x) { return vd < x && x < INFINITY; };
-        if (above(n.e)) mark(i, j, 1, 0, v, back);
-        if (above(n.n)) mark(i, j, 0, 1, v, back);
-        if (above(n.w)) mark(i, j, -1, 0, v, back);
-        if (above(n.s)) mark(i, j, 0, -1, v, back);
+        if (above(n.e)) mark<1, 0>(i, j, v, back);
+        if (above(n.n)) mark<0, 1>(i, j, v, back);
+        if (above(n.w)) mark<-1, 0>(i, j, v, back);
+        if (above(n.s)) mark<0, -1>(i, j, v, back);
         if (!DIAG) return;
-        if (aboveDiag(n.ne)) mark(i, j, 1, 1, v, back);
-        if (aboveDiag(n.nw)) mark(i, j, -1, 1, v, back);
-        if (aboveDiag(n.sw)) mark(i, j, -1, -1, v, back);
-        if (aboveDiag(n.se)) mark(i, j, 1, -1, v, back);
+        if (aboveDiag(n.ne)) mark<1, 1>(i, j, v, back);
+        if (aboveDiag(n.nw)) mark<-1, 1>(i, j, v, back);
+        if (aboveDiag(n.sw)) mark<-1, -1>(i, j, v, back);
+        if (aboveDiag(n.se)) mark<1, -1>(i, j, v, back);
     }
 
     CC_HD CC_FORCEINLINE void operator()(int i, int j) const {
