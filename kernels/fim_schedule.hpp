@@ -50,7 +50,12 @@
 ///      cells to itself) as keys, also into lowest[(p + 1) % 3].
 /// The solve ends after the first phase whose lowest[(p + 1) % 3] is +inf
 /// for every field. lowest[(p + 2) % 3] is reset during phase p (nobody
-/// reads or writes it then).
+/// reads or writes it then). A field may also have a ceiling
+/// (FimSchedView::ceiling, the CPU driver's early stop, EikonalNeeded): no
+/// tile keyed above the highest potential its caller reads is selected,
+/// and once the field's lowest key passes every cell its caller reads the
+/// field is held; held tiles keep their keys, the solve ends when every
+/// field is quiet or held, and it can go on later from the same state.
 
 #include <stdint.h>
 #include <string.h>
@@ -204,6 +209,10 @@ struct FimSchedView {
     unsigned long long* activations = nullptr;  ///< Per field: tiles processed. [Size: fields]
     uint32_t* runs = nullptr;   ///< Per field and tile: times processed. [Size: fields * g.tiles()]
     int sweeps = 4;             ///< Sweep budget per tile activation. [Limit: >= 1]
+    /// Per field: tiles whose key lies above it are not selected (they stay
+    /// active with their keys); -inf holds the field (the CPU driver's early
+    /// stop, EikonalNeeded); null: no ceiling. [Units: s] [Size: fields]
+    const float* ceiling = nullptr;
 
     /// Tile colours of the phases (FimGrid::colour): 4 with diagonals, else 2.
     CC_HD int colours() const { return diagonals ? 4 : 2; }
@@ -216,15 +225,20 @@ struct FimSchedView {
 };
 
 /// Pass 1 of phase @p phase for tile @p t of field @p f: true when the tile
-/// runs in this phase (its colour, key within the band); an active tile that
-/// does not run adds its key to the next lowest key.
+/// runs in this phase (its colour, key within the band and not above the
+/// field's ceiling); an active tile that does not run adds its key to the
+/// next lowest key (so a held field's lowest key stays known, and a solve
+/// can go on from it).
 CC_HD inline bool fimSelect(const FimSchedView& v, int phase, int f, int t) {
     const uint32_t k = v.key[v.tileIndex(f, t)];
     if (k == kFimNoKey) return false;
     const int tx = t % v.g.tilesX, ty = t / v.g.tilesX;
     const uint32_t lo = v.lowest[f * 3 + phase % 3];
     const int colours = v.colours();
-    if (FimGrid::colour(tx, ty, colours) == (phase & (colours - 1)) && fimKeyValue(k) <= fimKeyValue(lo) + v.band[f]) return true;
+    const float kv = fimKeyValue(k);
+    if (FimGrid::colour(tx, ty, colours) == (phase & (colours - 1)) && kv <= fimKeyValue(lo) + v.band[f] &&
+        !(v.ceiling && kv > v.ceiling[f]))
+        return true;
     atomicMinRelaxed(&v.lowest[f * 3 + (phase + 1) % 3], k);
     return false;
 }

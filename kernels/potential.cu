@@ -25,6 +25,16 @@
 
 namespace ccrowd {
 
+namespace {
+/// The CPU driver's early-stop state (EikonalNeeded), kept between solves.
+struct EarlyStopBuffers {
+    std::vector<float> ceiling;           ///< Per field: FimSchedView::ceiling (-inf: held). [Units: s]
+    std::vector<float> check;             ///< Per field: look at the needed cells again when the lowest key passes this. [Units: s]
+    std::vector<float> lastHighest;       ///< Per field: highest needed potential when the last solve held it (the next one's first look). [Units: s]
+    std::vector<std::uint32_t> tileBits;  ///< Per tile: the needed bits of its cells.
+};
+}  // namespace
+
 /// Buffers reused between solves (they only grow).
 struct FimSolver::Workspace {
     std::vector<float, HostAllocator<float>> phi;       ///< CPU: padded potentials of every field.
@@ -43,6 +53,12 @@ struct FimSolver::Workspace {
     long long lastPadded = 0;                  ///< Last solve's padded cells over all fields.
     bool lastConverged = false;                ///< Last solve converged (its potentials can start the next).
     int lastStencil = 0;                       ///< Last solve's EikonalOptions::stencil.
+    EarlyStopBuffers early;                    ///< CPU: early stop (EikonalNeeded).
+    std::vector<Field<float>*> lastOutputs;    ///< Last solve's outputs (finish() fills them).
+    FimSchedView lastView;                     ///< Last solve's state (finish() goes on from it).
+    int nextPhase = 0;                         ///< The phase finish() goes on with.
+    int cap = 0;                               ///< Last solve's phase cap.
+    bool incomplete = false;                   ///< Some field of the last solve is held.
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
     FimCudaWorkspace cuda;
 #endif
@@ -185,20 +201,85 @@ void processTileCpu(const FimSchedView& v, int phase, int idx, int mode) {
 }
 
 
-/// How a run of phases ended.
-struct PhaseRun {
-    int phases = 0;               ///< Phases run.
-    bool converged = false;       ///< Every field went quiet before the cap.
-    std::vector<int> quietAfter;  ///< Per field: phases after which it had no active tile (0: never).
+/// The CPU driver's early stop (EikonalNeeded): which cells each field's
+/// caller reads, and when to look at them.
+struct EarlyStop {
+    const std::uint32_t* mask = nullptr;  ///< EikonalNeeded::mask. [Size: nx*ny]
+    CellRange box;                        ///< Cells of mask read, inside the grid.
+    const std::uint32_t* bit = nullptr;   ///< Per field: its bits (0: every cell needed, never held).
+    const std::uint32_t* tileBits = nullptr;  ///< Per tile: the bits of its cells inside box.
+    float* check = nullptr;               ///< Per field: look again when the lowest key passes this. [Units: s]
+    float* ceiling = nullptr;             ///< Per field: FimSchedView::ceiling (-inf: held). [Units: s]
+    float* highest = nullptr;             ///< Per field: highest needed potential when held. [Units: s]
 };
 
-/// Phases of pass @p mode until every field is quiet or @p cap: select
-/// (pass 1, in tile order), then the selected tiles in parallel (pass 2).
-PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, int cap, int threads) {
+/// Highest potential of field @p f over the cells its caller reads: +inf
+/// while one of them is unreached. Blocked cells (fixed, +inf) are skipped:
+/// no reader takes a gradient there.
+float highestNeeded(const FimSchedView& v, const EarlyStop& e, int f) {
+    const FimGrid& g = v.g;
+    const std::uint32_t bit = e.bit[f];
+    const float* phi = v.phiOf(f);
+    const FimState* st = v.stateOf(f);
+    float hi = -INFINITY;
+    for (int t = 0; t < g.tiles(); ++t) {
+        if (!(e.tileBits[t] & bit)) continue;
+        const FimTileBox b = fimTileBox(g, t % g.tilesX, t / g.tilesX);
+        const int i0 = std::max(b.i0, e.box.i0), i1 = std::min(b.i0 + b.w, e.box.i1);
+        const int j0 = std::max(b.j0, e.box.j0), j1 = std::min(b.j0 + b.h, e.box.j1);
+        for (int j = j0; j < j1; ++j)
+            for (int i = i0; i < i1; ++i) {
+                if (!(e.mask[g.cell(i, j)] & bit)) continue;
+                const int k = g.padded(i, j);
+                if ((st[k] & kFimFixed) && !(phi[k] < INFINITY)) continue;
+                hi = std::max(hi, phi[k]);
+                if (!(hi < INFINITY)) return hi;
+            }
+    }
+    return hi;
+}
+
+/// After phase @p phase: holds every field whose lowest key lies above all
+/// the cells its caller reads (EikonalNeeded: they are final, since no
+/// update gives less than the key that triggered it). The cells are looked
+/// at when the lowest key passes the last look's highest value (or, while
+/// one was unreached, a band further on) or the field's ceiling; each look
+/// sets the ceiling to their highest value, as no tile keyed above it can
+/// lower them (Dijkstra's bound).
+void holdFinishedFields(const FimSchedView& v, const EarlyStop& e, int phase, const std::vector<int>& quietAfter) {
+    for (int f = 0; f < v.fields; ++f) {
+        const uint32_t key = v.lowest[3 * f + (phase + 1) % 3];
+        if (quietAfter[static_cast<std::size_t>(f)] || !(e.ceiling[f] > -INFINITY) || !e.bit[f] || key == kFimNoKey) continue;
+        const float lowest = fimKeyValue(key);
+        if (!(lowest > e.check[f]) && !(lowest > e.ceiling[f])) continue;
+        const float hi = highestNeeded(v, e, f);
+        if (lowest > hi) {
+            e.ceiling[f] = -INFINITY;
+            e.highest[f] = hi;
+        } else {
+            e.ceiling[f] = hi;
+            e.check[f] = hi < INFINITY ? hi : lowest + 4.f * kFimTile * v.reach[f];
+        }
+    }
+}
+
+/// How a run of phases ended.
+struct PhaseRun {
+    int phases = 0;               ///< Phases run (counted from the solve's first).
+    bool converged = false;       ///< Every field went quiet (or was held) before the cap.
+    std::vector<int> quietAfter;  ///< Per field: phases after which it had no active tile or was held (0: never).
+};
+
+/// Phases @p first.. of pass @p mode until every field is quiet (or held by
+/// @p stop) or @p cap: select (pass 1, in tile order), then the selected
+/// tiles in parallel (pass 2).
+PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, int cap, int threads, int first = 0,
+                      const EarlyStop* stop = nullptr) {
     PhaseRun run;
     run.quietAfter.assign(static_cast<std::size_t>(v.fields), 0);
+    run.phases = first;
     const int tiles = v.g.tiles() * v.fields;
-    for (int phase = 0; phase < cap && !run.converged; ++phase) {
+    for (int phase = first; phase < cap && !run.converged; ++phase) {
         for (int f = 0; f < v.fields; ++f) v.lowest[3 * f + (phase + 2) % 3] = kFimNoKey;
         list.clear();
         for (int idx = 0; idx < tiles; ++idx)
@@ -208,13 +289,50 @@ PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, i
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (n > 1)
         for (int k = 0; k < n; ++k) processTileCpu(v, phase, list[static_cast<std::size_t>(k)], mode);
         run.phases = phase + 1;
+        if (stop) holdFinishedFields(v, *stop, phase, run.quietAfter);
         run.converged = true;
         for (int f = 0; f < v.fields; ++f) {
-            if (v.lowest[3 * f + (phase + 1) % 3] != kFimNoKey) run.converged = false;
+            const bool quiet = v.lowest[3 * f + (phase + 1) % 3] == kFimNoKey || (stop && !(stop->ceiling[f] > -INFINITY));
+            if (!quiet) run.converged = false;
             else if (run.quietAfter[static_cast<std::size_t>(f)] == 0) run.quietAfter[static_cast<std::size_t>(f)] = run.phases;
         }
     }
     return run;
+}
+
+/// Early stop (EikonalNeeded) for a CPU solve of @p fields fields on @p g:
+/// fills @p e and the workspace's per-field state; false when @p opt names
+/// no needed cells (every field solved to the end).
+bool setUpEarlyStop(EarlyStopBuffers& w, const EikonalOptions& opt, const FimGrid& g, int fields, EarlyStop& e) {
+    const EikonalNeeded& nd = opt.needed;
+    w.ceiling.assign(static_cast<std::size_t>(fields), INFINITY);
+    if (!nd.mask || nd.bits.empty()) return false;
+    if (static_cast<int>(nd.bits.size()) != fields)
+        throw InputError("FimSolver::solveMany: EikonalNeeded::bits has " + std::to_string(nd.bits.size()) +
+                         " entries for " + std::to_string(fields) + " problems (allowed: one per problem, or none)");
+    if (nd.mask->nx() != g.nx || nd.mask->ny() != g.ny)
+        throw InputError("FimSolver::solveMany: EikonalNeeded::mask is " + std::to_string(nd.mask->nx()) + "x" +
+                         std::to_string(nd.mask->ny()) + " cells, the problems " + std::to_string(g.nx) + "x" +
+                         std::to_string(g.ny) + " (allowed: the problems' grid)");
+    e.mask = nd.mask->host();
+    e.box = CellRange{nd.i0, nd.j0, nd.i1, nd.j1}.clampedTo(g.nx, g.ny);
+    // per tile, the bits of its cells in the box: a look at a field's cells skips the others
+    w.tileBits.assign(static_cast<std::size_t>(g.tiles()), 0u);
+    for (int j = e.box.j0; j < e.box.j1; ++j)
+        for (int i = e.box.i0; i < e.box.i1; ++i) w.tileBits[static_cast<std::size_t>(g.tile(i / kFimTile, j / kFimTile))] |= e.mask[g.cell(i, j)];
+    // the first look at a field, and its first ceiling: the highest needed
+    // value of the last solve (a guess: a look raises the ceiling if it was low)
+    if (static_cast<int>(w.lastHighest.size()) != fields) w.lastHighest.assign(static_cast<std::size_t>(fields), -INFINITY);
+    w.check = w.lastHighest;
+    for (int f = 0; f < fields; ++f)
+        if (w.lastHighest[static_cast<std::size_t>(f)] > -INFINITY && nd.bits[static_cast<std::size_t>(f)])
+            w.ceiling[static_cast<std::size_t>(f)] = w.lastHighest[static_cast<std::size_t>(f)];
+    e.bit = nd.bits.data();
+    e.tileBits = w.tileBits.data();
+    e.check = w.check.data();
+    e.ceiling = w.ceiling.data();
+    e.highest = w.lastHighest.data();
+    return true;
 }
 
 /// The box of cells whose costs may have changed, clamped to the grid.
@@ -247,6 +365,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     Workspace& w = *ws_;
     w.grid = g;
     w.fields = fields;
+    w.incomplete = false;
 
     // sources of every field, and the band per field from its lowest cost
     w.sources.clear();
@@ -352,8 +471,19 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
         forEachIndex(cpu, nsrc, FimSetSources{v, w.sources.data()});
         forEachIndex(cpu, nsrc, FimSeedSources{v, w.sources.data()});
     }
-    const PhaseRun lower = runPhasesCpu(v, w.list, kFimLowering, cap, threads);
-    w.lastConverged = lower.converged;
+    // the FIM proper; with EikonalNeeded, fields are held once their callers' cells are final
+    EarlyStop stop;
+    const bool early = setUpEarlyStop(w.early, opt, g, fields, stop);
+    v.ceiling = early ? w.early.ceiling.data() : nullptr;
+    const PhaseRun lower = runPhasesCpu(v, w.list, kFimLowering, cap, threads, 0, early ? &stop : nullptr);
+    const auto held = [&w](int f) { return !(w.early.ceiling[static_cast<std::size_t>(f)] > -INFINITY); };
+    w.incomplete = false;
+    for (int f = 0; early && f < fields; ++f) w.incomplete = w.incomplete || held(f);
+    w.lastConverged = lower.converged && !w.incomplete;
+    w.lastView = v;
+    w.lastOutputs = phi;
+    w.nextPhase = lower.phases;
+    w.cap = cap;
 
     // copy out and statistics per field
     std::vector<EikonalStats> stats(fields);
@@ -367,10 +497,27 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
         st.updates = static_cast<long long>(w.updates[f]);
         st.tile_activations = static_cast<long long>(w.activations[f]);
         st.converged = quiet != 0;
+        st.complete = !(early && held(f));
         st.warm = warm;
     }
     perCellStats(problems, stats, cs.open);
     return stats;
+}
+
+bool FimSolver::finish() {
+    Workspace& w = *ws_;
+    if (!w.incomplete) return false;
+    // release the held fields and go on from the phase the solve stopped after
+    FimSchedView v = w.lastView;
+    v.ceiling = nullptr;
+    const PhaseRun run = runPhasesCpu(v, w.list, kFimLowering, w.cap, cpuThreads(ex_), w.nextPhase);
+    const Exec cpu{Backend::Cpu, cpuThreads(ex_)};
+    for (int f = 0; f < w.fields; ++f)
+        forEachCell(cpu, CellRange{0, 0, v.g.nx, v.g.ny}, FimCopyOut{v, f, w.lastOutputs[static_cast<std::size_t>(f)]->hostView()});
+    w.incomplete = false;
+    w.lastConverged = run.converged;
+    w.nextPhase = run.phases;
+    return true;
 }
 
 std::vector<std::uint32_t> FimSolver::lastTileRuns(int k) const {

@@ -39,6 +39,25 @@ struct EikonalProblem {
     int ny() const { return cost ? cost->ny() : 0; }
 };
 
+/// The cells whose potentials a caller will read (EikonalOptions::needed).
+/// With it, FimSolver may stop a problem as soon as those cells are final:
+/// once the lowest potential still propagating (the FIM's lowest active key)
+/// lies above every needed cell's value, no later update can lower them (an
+/// update never gives less than the neighbour that triggered it), so they,
+/// and every cell below them, already hold the complete solve's values,
+/// bitwise. The other cells hold upper bounds until FimSolver::finish().
+/// Dijkstra's stopping rule, applied to the FIM's value-ordered tiles.
+struct EikonalNeeded {
+    /// Bit needed_bits[k] of mask(i, j) marks cell (i, j) for problem k of
+    /// solveMany (null: every cell is needed, no early stop).
+    const Field<std::uint32_t>* mask = nullptr;
+    /// Per problem: the bits of mask that mark its cells (0: every cell
+    /// needed). [Size: problems, or empty: no early stop]
+    std::vector<std::uint32_t> bits;
+    /// Only mask's cells [i0, i1) x [j0, j1) are read (clamped to the grid).
+    int i0 = 0, j0 = 0, i1 = 1 << 30, j1 = 1 << 30;
+};
+
 /// Solver controls.
 struct EikonalOptions {
     /// Convergence tolerance, relative: a change of potential p counts when it
@@ -83,6 +102,11 @@ struct EikonalOptions {
     /// copy is written; the caller downloads when it reads). The CPU backend
     /// always writes the host copy.
     bool download = true;
+    /// FIM on the CPU backend: stop each problem once the cells it names are
+    /// final (EikonalNeeded; EikonalStats::complete false until
+    /// FimSolver::finish()). The CUDA backend solves every problem to the
+    /// end.
+    EikonalNeeded needed;
 };
 
 /// What a solve did.
@@ -92,6 +116,9 @@ struct EikonalStats {
     double updates_per_cell = 0;  ///< updates / open cells.
     long long tile_activations = 0;  ///< FIM: tiles processed (0 for FMM).
     bool converged = false;       ///< False when max_iterations was reached.
+    /// False when the solve stopped once the needed cells were final
+    /// (EikonalOptions::needed): exact there and below, upper bounds above.
+    bool complete = true;
     bool warm = false;            ///< FIM: started from the previous solve (EikonalOptions::warm_start).
 };
 
@@ -135,6 +162,13 @@ public:
     /// Throws InputError when sizes differ or a problem is invalid.
     std::vector<EikonalStats> solveMany(const std::vector<const EikonalProblem*>& problems,
                                         const std::vector<Field<float>*>& phi, const EikonalOptions& opt = {});
+
+    /// Completes the problems of the last solveMany that stopped early
+    /// (EikonalStats::complete false): their phases go on where they
+    /// stopped, and the outputs passed to solveMany (which must still
+    /// exist) receive exactly the potentials of a solve without
+    /// EikonalOptions::needed. Returns whether there was anything to do.
+    bool finish();
 
     const Exec& exec() const { return ex_; }
 

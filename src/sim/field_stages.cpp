@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "kernels/desired_velocity.hpp"
 #include "kernels/stages.hpp"
 #include "kernels/walking_speed.hpp"
 #include "sim/sim_state.hpp"
@@ -55,12 +56,25 @@ void runCost(SimState& s) {
 /// goals as sources, all in one FIM solve (one launch and one convergence
 /// test on the GPU).
 void runPotential(SimState& s) {
+    const Exec& ex = s.ex;
+    // which fields the agents read where (their bilinear stencils)
+    const AgentViews a = s.agents.views();
+    fieldsRead(ex, s.gi, s.box, a.x, a.y, a.field, s.fieldsRead.view(ex));
     const std::vector<int>& used = s.agents.fieldsInUse();
     std::vector<const EikonalProblem*> probs;
     std::vector<Field<float>*> outs;
-    for (std::size_t k = 0; k < s.potential.size(); ++k)
-        if (used[k] && !s.route.roams(static_cast<int>(k))) { probs.push_back(&s.problems[k]); outs.push_back(&s.potential[k]); }
     EikonalOptions opt;
+    for (std::size_t k = 0; k < s.potential.size(); ++k)
+        if (used[k] && !s.route.roams(static_cast<int>(k))) {
+            probs.push_back(&s.problems[k]);
+            outs.push_back(&s.potential[k]);
+            opt.needed.bits.push_back(fieldReadBit(static_cast<int>(k)));
+        }
+    // each field only until the cells its agents read are final (CPU; readers
+    // of the whole field complete it first: completePotentials); not when the
+    // next solve is to start from this one's complete potentials
+    if (!s.scene.params.potential_warm_start) opt.needed.mask = &s.fieldsRead;
+    opt.needed.i0 = s.box.i0; opt.needed.j0 = s.box.j0; opt.needed.i1 = s.box.i1; opt.needed.j1 = s.box.j1;
     opt.validate = false;  // costs come from unitCost: finite and positive by construction
     opt.download = false;  // CUDA: the potentials stay on the device; readers download
     opt.stencil = s.scene.params.potential_stencil;
@@ -92,10 +106,9 @@ void runDesiredVelocity(SimState& s) {
     const Exec& ex = s.ex;
     const std::vector<int>& used = s.agents.fieldsInUse();
     const WalkingSpeed walk = s.walkingSpeed();
-    // which fields the agents read where
-    const View2<std::uint32_t> read = s.fieldsRead.view(ex);
+    // where the agents read each field (the potential stage's mask)
+    const View2<const std::uint32_t> read = s.fieldsRead.view(ex);
     const AgentViews a = s.agents.views();
-    fieldsRead(ex, s.gi, s.box, a.x, a.y, a.field, read);
     std::vector<View2<const Vel2>> views(s.potential.size());
     for (std::size_t k = 0; k < s.potential.size(); ++k) {
         const int f = static_cast<int>(k);
@@ -109,9 +122,12 @@ void runDesiredVelocity(SimState& s) {
 
 }  // namespace
 
+void completePotentials(SimState& s) { s.solver.finish(); }
+
 void completeDesiredVelocity(SimState& s, int k) {
     const std::size_t f = static_cast<std::size_t>(k);
     if (s.route.roams(k)) return;
+    completePotentials(s);
     desiredVelocity(s.ex, s.gi, s.box, s.potential[f].view(s.ex), s.walkingSpeed(), s.desired[f].view(s.ex));
 }
 
@@ -129,10 +145,11 @@ std::vector<Stage> continuumStages() {
         {"speed", F, {"density", "mean_velocity", "walls", "terrain", "active_box"},
          {"perceived_density", "perceived_velocity", "speed"}, runSpeed},
         {"cost", F, {"speed", "discomfort", "terrain", "walls", "active_box"}, {"cost"}, runCost},
-        {"potential", F, {"cost", "walls", "goals", "agents.field", "active_box"}, {"potential"}, runPotential},
+        {"potential", F, {"cost", "walls", "goals", "agents.position", "agents.field", "active_box"},
+         {"fields_read", "potential"}, runPotential},
         {"desired_velocity", F,
-         {"potential", "speed", "perceived_density", "perceived_velocity", "walls", "agents.position", "agents.field",
-          "agents.vmax"},
+         {"potential", "fields_read", "speed", "perceived_density", "perceived_velocity", "walls", "agents.position",
+          "agents.field", "agents.vmax"},
          {"desired_velocity", "agents.preferred"}, runDesiredVelocity},
     };
 }

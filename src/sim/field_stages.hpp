@@ -19,6 +19,13 @@ std::vector<std::string> initialStateItems();
 /// The continuum's stages, in order (StagePhase::Fields).
 std::vector<Stage> continuumStages();
 
+/// Completes every potential of the last step, for readers of whole fields
+/// (outputs, viewer, Python): the potential stage solves each field only
+/// until the cells its agents read are final (EikonalNeeded). Those cells,
+/// and every cell of lower potential, keep their values; no-op when
+/// nothing is left.
+void completePotentials(SimState& s);
+
 /// Desired velocity of field @p k over the whole active box, for readers of
 /// the field (outputs, viewer, Python): the desired_velocity stage writes
 /// only the cells the field's agents read. The same kernel on the same

@@ -1,0 +1,206 @@
+/// @file test_fim_early_stop.cpp
+/// FimSolver's early stop (EikonalOptions::needed, EikonalNeeded): a
+/// problem is held once the lowest potential still propagating lies above
+/// every cell its caller reads. Those cells, and every cell of lower
+/// potential, must hold exactly the complete solve's values; finish() must
+/// then give exactly the complete solve; an unreachable needed cell keeps
+/// the solve going; the work done does not depend on the thread count; and
+/// a simulation step stops its potentials early while every reader of a
+/// whole field gets it complete.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "ccrowd/error.hpp"
+#include "ccrowd/scene.hpp"
+#include "ccrowd/simulation.hpp"
+#include "eikonal_test_util.hpp"
+
+namespace ccrowd::test {
+namespace {
+
+const Exec kCpu2{Backend::Cpu, 2};
+
+/// A mask marking the cells of [i0, i1) x [j0, j1) with @p bits.
+Field<std::uint32_t> patch(int nx, int ny, int i0, int j0, int i1, int j1, std::uint32_t bits) {
+    Field<std::uint32_t> m(nx, ny, 0u);
+    for (int j = j0; j < j1; ++j)
+        for (int i = i0; i < i1; ++i) m(i, j) = bits;
+    return m;
+}
+
+/// A second problem on @p s's grid and walls: one source in the far corner.
+EikonalProblem farCorner(const Scene& s) {
+    EikonalProblem p = s.problem();
+    p.sources.clear();
+    for (int d = 0;; ++d) {  // the open cell nearest the far corner along the diagonal
+        const int i = s.nx() - 1 - d, j = s.ny() - 1 - d;
+        if (i >= 0 && j >= 0 && s.open(i, j)) { p.sources.push_back(EikonalSource{i, j, 0.f}); return p; }
+    }
+}
+
+/// Highest value of @p phi over the cells of @p mask carrying @p bit (open ones).
+float highestMarked(const Field<float>& phi, const Field<std::uint32_t>& mask, std::uint32_t bit, const Scene& s) {
+    float hi = -kInf;
+    for (int j = 0; j < s.ny(); ++j)
+        for (int i = 0; i < s.nx(); ++i)
+            if ((mask(i, j) & bit) && s.open(i, j)) hi = std::max(hi, phi(i, j));
+    return hi;
+}
+
+std::vector<Scene> scenes() {
+    std::vector<Scene> v;
+    v.push_back(randomAnisotropic(160, 120, 0.25f, 11, 1));
+    v.push_back(obstacles(150, 140, 0.25f, 12, 14, 1));
+    v.push_back(maze(97, 65, 0.5f, 13, 1));
+    return v;
+}
+
+TEST(FimEarlyStop, NeededCellsAndEverythingBelowThemHoldTheCompleteSolveBitwise) {
+    for (const Scene& s : scenes()) {
+        const EikonalProblem pa = s.problem(), pb = farCorner(s);
+        // the complete solves
+        FimSolver full(kCpu2);
+        Field<float> fa, fb;
+        const std::vector<EikonalStats> fst = full.solveMany({&pa, &pb}, {&fa, &fb});
+        // problem 0 reads a patch around its source, problem 1 every cell (bits 0)
+        const EikonalSource src = s.sources.front();
+        const int r = 12;
+        const Field<std::uint32_t> mask =
+            patch(s.nx(), s.ny(), std::max(0, src.i - r), std::max(0, src.j - r), std::min(s.nx(), src.i + r),
+                  std::min(s.ny(), src.j + r), 1u);
+        EikonalOptions opt;
+        opt.needed.mask = &mask;
+        opt.needed.bits = {1u, 0u};
+        for (int threads : {1, 2}) {
+            FimSolver solver(Exec{Backend::Cpu, threads});
+            Field<float> ea, eb;
+            const std::vector<EikonalStats> est = solver.solveMany({&pa, &pb}, {&ea, &eb}, opt);
+            EXPECT_FALSE(est[0].complete) << s.nx() << "x" << s.ny();
+            EXPECT_TRUE(est[0].converged);
+            EXPECT_LT(est[0].updates, fst[0].updates);
+            EXPECT_TRUE(est[1].complete);
+            EXPECT_TRUE(fieldsIdentical(eb, fb));
+            // exact at and below the highest needed cell; upper bounds elsewhere
+            const float hi = highestMarked(fa, mask, 1u, s);
+            ASSERT_TRUE(std::isfinite(hi));
+            long long exact = 0, above = 0, open = 0;
+            for (int j = 0; j < s.ny(); ++j)
+                for (int i = 0; i < s.nx(); ++i) {
+                    if (!s.open(i, j)) continue;
+                    ++open;
+                    if (fa(i, j) <= hi) {
+                        EXPECT_EQ(ea(i, j), fa(i, j)) << "(" << i << ", " << j << ")";
+                        ++exact;
+                    } else {
+                        EXPECT_GE(ea(i, j), fa(i, j)) << "(" << i << ", " << j << ")";
+                        above += ea(i, j) > fa(i, j);
+                    }
+                }
+            EXPECT_GT(exact, 4 * r * r);
+            EXPECT_GT(above, 0) << "nothing was left unsolved";
+            // the rest on demand, once: the complete solve within the solver's
+            // tolerance (its phases ran in another order), the cells at and
+            // below the needed ones untouched
+            const Field<float> before = ea;
+            EXPECT_TRUE(solver.finish());
+            EXPECT_TRUE(fieldsClose(ea, fa, s.h, 1e-5));
+            EXPECT_TRUE(fieldsIdentical(eb, fb));
+            for (int j = 0; j < s.ny(); ++j)
+                for (int i = 0; i < s.nx(); ++i)
+                    if (s.open(i, j) && fa(i, j) <= hi) {
+                        EXPECT_EQ(ea(i, j), before(i, j)) << "(" << i << ", " << j << ")";
+                    }
+            EXPECT_FALSE(solver.finish());
+            // solved again, the last solve's highest needed value is the first
+            // ceiling: the work stays near the needed share of the cells
+            Field<float> ra, rb;
+            const EikonalStats again = solver.solveMany({&pa, &pb}, {&ra, &rb}, opt)[0];
+            EXPECT_LE(again.updates, est[0].updates);
+            EXPECT_LT(static_cast<double>(again.updates), fst[0].updates * (0.3 + static_cast<double>(exact) / open));
+            for (int j = 0; j < s.ny(); ++j)
+                for (int i = 0; i < s.nx(); ++i)
+                    if (s.open(i, j) && fa(i, j) <= hi) {
+                        EXPECT_EQ(ra(i, j), fa(i, j)) << "(" << i << ", " << j << ")";
+                    }
+        }
+    }
+}
+
+TEST(FimEarlyStop, OneAndTwoThreadsDoTheSameWork) {
+    const Scene s = obstacles(200, 130, 0.25f, 21, 20, 2);
+    const Field<std::uint32_t> mask = patch(s.nx(), s.ny(), 10, 10, 60, 50, 1u);
+    EikonalOptions opt;
+    opt.needed.mask = &mask;
+    opt.needed.bits = {1u};
+    const EikonalProblem p = s.problem();
+    FimSolver one(Exec{Backend::Cpu, 1}), two(kCpu2);
+    Field<float> a, b;
+    const EikonalStats sa = one.solveMany({&p}, {&a}, opt).front(), sb = two.solveMany({&p}, {&b}, opt).front();
+    EXPECT_TRUE(fieldsIdentical(a, b));
+    EXPECT_EQ(sa.updates, sb.updates);
+    EXPECT_EQ(sa.iterations, sb.iterations);
+    EXPECT_EQ(sa.complete, sb.complete);
+}
+
+TEST(FimEarlyStop, AnUnreachableNeededCellKeepsTheSolveGoing) {
+    Scene s = randomIsotropic(90, 70, 0.25f, 31, 0);
+    // a closed ring; its inside is never reached
+    for (int i = 50; i <= 60; ++i) { s.blocked(i, 40) = 1; s.blocked(i, 50) = 1; }
+    for (int j = 40; j <= 50; ++j) { s.blocked(50, j) = 1; s.blocked(60, j) = 1; }
+    s.addSource(3, 3);
+    Field<std::uint32_t> mask = patch(s.nx(), s.ny(), 0, 0, 10, 10, 1u);
+    mask(55, 45) = 1u;
+    EikonalOptions opt;
+    opt.needed.mask = &mask;
+    opt.needed.bits = {1u};
+    FimSolver solver(kCpu2);
+    Field<float> phi;
+    const EikonalStats st = solver.solve(s.problem(), phi, opt);
+    EXPECT_TRUE(st.complete);
+    EXPECT_TRUE(fieldsIdentical(phi, runFim(kCpu2, s).phi));
+    EXPECT_FALSE(solver.finish());
+}
+
+TEST(FimEarlyStop, MismatchedMaskOrBitsAreRefused) {
+    const Scene s = randomIsotropic(40, 30, 0.25f, 41, 1);
+    const EikonalProblem p = s.problem();
+    Field<float> phi;
+    const Field<std::uint32_t> small(10, 10, 1u), right(40, 30, 1u);
+    EikonalOptions opt;
+    opt.needed.mask = &small;
+    opt.needed.bits = {1u};
+    EXPECT_THROW(FimSolver(kCpu2).solveMany({&p}, {&phi}, opt), InputError);
+    opt.needed.mask = &right;
+    opt.needed.bits = {1u, 2u};
+    EXPECT_THROW(FimSolver(kCpu2).solveMany({&p}, {&phi}, opt), InputError);
+}
+
+/// A 40 m x 20 m hall, exit on the west wall, a small crowd beside it: the
+/// potential stage stops once the crowd's cells are final, and readers of
+/// the field get all of it.
+TEST(FimEarlyStop, ASimulationStepSolvesWhereItsAgentsStandAndReadersGetTheWholeField) {
+    const ccrowd::Scene scene = parseScene(R"({
+      "format": "ccrowd-scene", "version": 1, "name": "hall",
+      "domain": {"origin": [0, 0], "width": 40, "height": 20, "cell": 0.25},
+      "goals": [{"name": "exit", "areas": [{"rect": {"min": [0, 9], "max": [0.5, 11]}}], "exit": true}],
+      "groups": [{"name": "a", "spawn": [{"rect": {"min": [2, 8], "max": [5, 12]}}], "count": 30, "route": ["exit"]}]
+    })", "hall scene");
+    Simulation sim(scene, kCpu2);
+    sim.step();
+    EXPECT_LT(sim.lastReport().potential_updates_per_cell, 0.5) << "the whole hall was solved";
+    EXPECT_TRUE(sim.lastReport().potentials_converged);
+    // the whole field, on demand: finite in every cell, growing towards the east wall
+    const Field<float>& phi = sim.potential(0);
+    for (int j = 0; j < phi.ny(); ++j)
+        for (int i = 0; i < phi.nx(); ++i) ASSERT_TRUE(std::isfinite(phi(i, j))) << "(" << i << ", " << j << ")";
+    const int j = phi.ny() / 2;
+    for (int i = 40; i + 1 < phi.nx(); ++i) EXPECT_LT(phi(i, j), phi(i + 1, j)) << i;
+}
+
+}  // namespace
+}  // namespace ccrowd::test
