@@ -319,7 +319,15 @@ bool setUpEarlyStop(EarlyStopBuffers& w, const EikonalOptions& opt, const FimGri
     // per tile, the bits of its cells in the box: a look at a field's cells skips the others
     w.tileBits.assign(static_cast<std::size_t>(g.tiles()), 0u);
     for (int j = e.box.j0; j < e.box.j1; ++j)
-        for (int i = e.box.i0; i < e.box.i1; ++i) w.tileBits[static_cast<std::size_t>(g.tile(i / kFimTile, j / kFimTile))] |= e.mask[g.cell(i, j)];
+        for (int i0 = e.box.i0; i0 < e.box.i1;) {
+            // the row's cells in one tile: an OR the compiler vectorises, one store
+            const int i1 = std::min(e.box.i1, (i0 / kFimTile + 1) * kFimTile);
+            const std::uint32_t* row = e.mask + g.cell(0, j);
+            std::uint32_t bits = 0u;
+            for (int i = i0; i < i1; ++i) bits |= row[i];
+            w.tileBits[static_cast<std::size_t>(g.tile(i0 / kFimTile, j / kFimTile))] |= bits;
+            i0 = i1;
+        }
     // the first look at a field, and its first ceiling: the highest needed
     // value of the last solve (a guess: a look raises the ceiling if it was low)
     if (static_cast<int>(w.lastHighest.size()) != fields) w.lastHighest.assign(static_cast<std::size_t>(fields), -INFINITY);
