@@ -207,9 +207,15 @@ public:
     float maxDensity() const;
     /// Pressure of the last UIC solve (0 before the first step). [Units: m^2/s, the UIC's p with v = v_pref - grad p]
     const Field<float>& pressure() const;
-    /// Potential of field @p k (one per group and route step). [Units: s]
-    /// (+inf where the goal is unreachable.)
+    /// Potential of field @p k (one per group and route step), complete
+    /// (completePotentials). [Units: s] (+inf where the goal is unreachable.)
     const Field<float>& potential(int k) const;
+    /// Completes the last step's potentials in place: on the CPU a step
+    /// solves each field only until the cells its agents read are final
+    /// (EikonalNeeded), leaving upper bounds elsewhere. potential(k),
+    /// desiredVelocity(k) and stateView() call it; call it when holding
+    /// views of the potentials across steps. Once per step; no-op after.
+    void completePotentials() const;
     /// Mean velocity of the last splat, (vx, vy) per cell, row-major
     /// (cell (i, j) at 2 (i + j nx)). [Units: m/s] [Size: 2 nx ny]
     std::vector<float> meanVelocity() const;
@@ -229,7 +235,8 @@ public:
 
     /// Read-only views of the state where it lives (state_view.hpp): no
     /// copy of the agents or fields is made (CUDA: a potential no agent has
-    /// followed yet is uploaded once, +inf). Valid until the next step.
+    /// followed yet is uploaded once, +inf); the potentials complete
+    /// (completePotentials). Valid until the next step.
     StateView stateView() const;
 
     /// Bytes per agent held by the agent arrays and the stages' per-agent

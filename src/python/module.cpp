@@ -96,6 +96,7 @@ public:
         {
             nb::gil_scoped_release release;
             while (done < n && !sim().finished() && run_->step()) ++done;
+            completeViews();
         }
         throwWriteError();
         return done;
@@ -111,6 +112,7 @@ public:
             {
                 nb::gil_scoped_release release;
                 ok = run_->step();
+                completeViews();
             }
             if (!ok) break;
             if (!progress.is_none()) progress(sim().time(), sim().steps(), sim().agentCount(), sim().exitedTotal());
@@ -145,13 +147,23 @@ public:
     const Simulation& sim() const { return run_->sim(); }
     const output::Run& runner() const { return *run_; }
     const std::string& note() const { return note_; }
+    /// A view of a potential was handed out: from now on each step's
+    /// potentials are completed (completeViews).
+    void potentialsViewed() { potentialViews_ = true; }
 
 private:
+    /// After steps: completes the potentials when views of them exist (a
+    /// step solves each only where its agents read it; the views show whole
+    /// fields, as a fresh .potential(k) does).
+    void completeViews() const {
+        if (potentialViews_) sim().completePotentials();
+    }
     void throwWriteError() const {
         if (!run_->writeError().empty()) throw Error(run_->writeError() + " (the run stopped at t = " + std::to_string(sim().time()) + " s)");
     }
     std::string note_;
     std::unique_ptr<output::Run> run_;
+    bool potentialViews_ = false;  ///< .potential(k) was called.
 };
 
 }  // namespace
@@ -233,6 +245,7 @@ NB_MODULE(_ccrowd, m) {
                         {std::size_t(v.grid.ny), std::size_t(v.grid.nx), 2});
         })
         .def("potential", [](Self self, int k) {
+            nb::inst_ptr<PySimulation>(self)->potentialsViewed();
             const StateView v = nb::inst_ptr<PySimulation>(self)->sim().stateView();
             if (k < 0 || k >= static_cast<int>(v.potential.size()))
                 throw InputError(fieldMessage("potential(k)", std::to_string(k), "no such field",

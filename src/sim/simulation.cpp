@@ -241,9 +241,10 @@ const Field<float>& Simulation::density() const { return impl_->onHost(impl_->st
 float Simulation::maxDensity() const { return sim::maxDensity(impl_->state->ex, impl_->state->density.view(impl_->state->ex)); }
 const Field<float>& Simulation::pressure() const { return impl_->onHost(impl_->state->pressure); }
 const Field<float>& Simulation::potential(int k) const {
-    sim::completePotentials(*impl_->state);
+    completePotentials();
     return impl_->onHost(impl_->state->potential.at(static_cast<std::size_t>(k)));
 }
+void Simulation::completePotentials() const { sim::completePotentials(*impl_->state); }
 std::vector<float> Simulation::meanVelocity() const { return impl_->flatten(impl_->state->meanVelocity); }
 std::vector<float> Simulation::faceSpeed() const { return impl_->flatten(impl_->state->speed); }
 std::vector<float> Simulation::desiredVelocity(int k) const {
@@ -275,7 +276,7 @@ StateView Simulation::stateView() const {
     v.meanVelocity = m.meanVelocity.view(m.ex);
     v.discomfort = m.grid.discomfort.view(m.ex);
     // potentials of fields nobody followed yet exist on the host only (+inf): uploaded once
-    sim::completePotentials(m);
+    completePotentials();
     for (Field<float>& p : m.potential) {
         if (m.ex.backend == Backend::Cuda && !p.hasDevice()) p.toDevice(m.ex);
         v.potential.push_back(p.view(m.ex));

@@ -56,6 +56,26 @@ def test_fields_are_views_that_see_the_next_step(room_exit):
     assert np.isfinite(density).all()
 
 
+def test_a_potential_view_shows_whole_fields_after_steps():
+    # a 40 m x 20 m hall, exit on the west wall, a small crowd beside it: a
+    # step solves the potential only where the crowd reads it (C++:
+    # FimEarlyStop); a view handed out before shows the whole field after
+    # steps, without a fresh read
+    hall = {
+        "format": "ccrowd-scene", "version": 1, "name": "hall",
+        "domain": {"origin": [0, 0], "width": 40, "height": 20, "cell": 0.25},
+        "goals": [{"name": "exit", "areas": [{"rect": {"min": [0, 9], "max": [0.5, 11]}}], "exit": True}],
+        "groups": [{"name": "a", "spawn": [{"rect": {"min": [2, 8], "max": [5, 12]}}], "count": 30,
+                    "route": ["exit"]}],
+    }
+    sim = ccrowd.Simulation(ccrowd.load_scene(hall), "cpu", 1)
+    potential = sim.potential(0)
+    sim.step(3)
+    stepped = potential.copy()
+    assert np.isfinite(stepped).all()
+    assert np.array_equal(stepped, sim.potential(0))
+
+
 def test_agents_are_the_table(room_exit):
     sim = ccrowd.Simulation(ccrowd.load_scene(room_exit, {"groups.occupants.count": 50}), "cpu", 1)
     a = sim.agents()
