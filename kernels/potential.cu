@@ -207,10 +207,7 @@ struct EarlyStop {
     const std::uint32_t* mask = nullptr;  ///< EikonalNeeded::mask. [Size: nx*ny]
     CellRange box;                        ///< Cells of mask read, inside the grid.
     const std::uint32_t* bit = nullptr;   ///< Per field: its bits (0: every cell needed, never held).
-    const std::uint32_t* tileBits = nullptr;  ///< Per tile: the bits of its cells inside box.
-    float* check = nullptr;               ///< Per field: look again when the lowest key passes this. [Units: s]
-    float* ceiling = nullptr;             ///< Per field: FimSchedView::ceiling (-inf: held). [Units: s]
-    float* highest = nullptr;             ///< Per field: highest needed potential when held. [Units: s]
+    EarlyStopBuffers* buf = nullptr;      ///< Per-tile bits, and per field the look, ceiling and highest value.
 };
 
 /// Highest potential of field @p f over the cells its caller reads: +inf
@@ -223,7 +220,7 @@ float highestNeeded(const FimSchedView& v, const EarlyStop& e, int f) {
     const FimState* st = v.stateOf(f);
     float hi = -INFINITY;
     for (int t = 0; t < g.tiles(); ++t) {
-        if (!(e.tileBits[t] & bit)) continue;
+        if (!(e.buf->tileBits[static_cast<std::size_t>(t)] & bit)) continue;
         const FimTileBox b = fimTileBox(g, t % g.tilesX, t / g.tilesX);
         const int i0 = std::max(b.i0, e.box.i0), i1 = std::min(b.i0 + b.w, e.box.i1);
         const int j0 = std::max(b.j0, e.box.j0), j1 = std::min(b.j0 + b.h, e.box.j1);
@@ -248,17 +245,20 @@ float highestNeeded(const FimSchedView& v, const EarlyStop& e, int f) {
 /// lower them (Dijkstra's bound).
 void holdFinishedFields(const FimSchedView& v, const EarlyStop& e, int phase, const std::vector<int>& quietAfter) {
     for (int f = 0; f < v.fields; ++f) {
+        const std::size_t fi = static_cast<std::size_t>(f);
+        float& ceiling = e.buf->ceiling[fi];
+        float& check = e.buf->check[fi];
         const uint32_t key = v.lowest[3 * f + (phase + 1) % 3];
-        if (quietAfter[static_cast<std::size_t>(f)] || !(e.ceiling[f] > -INFINITY) || !e.bit[f] || key == kFimNoKey) continue;
+        if (quietAfter[fi] || !(ceiling > -INFINITY) || !e.bit[f] || key == kFimNoKey) continue;
         const float lowest = fimKeyValue(key);
-        if (!(lowest > e.check[f]) && !(lowest > e.ceiling[f])) continue;
+        if (!(lowest > check) && !(lowest > ceiling)) continue;
         const float hi = highestNeeded(v, e, f);
         if (lowest > hi) {
-            e.ceiling[f] = -INFINITY;
-            e.highest[f] = hi;
+            ceiling = -INFINITY;
+            e.buf->lastHighest[fi] = hi;
         } else {
-            e.ceiling[f] = hi;
-            e.check[f] = hi < INFINITY ? hi : lowest + 4.f * kFimTile * v.reach[f];
+            ceiling = hi;
+            check = hi < INFINITY ? hi : lowest + 4.f * kFimTile * v.reach[f];
         }
     }
 }
@@ -292,7 +292,8 @@ PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, i
         if (stop) holdFinishedFields(v, *stop, phase, run.quietAfter);
         run.converged = true;
         for (int f = 0; f < v.fields; ++f) {
-            const bool quiet = v.lowest[3 * f + (phase + 1) % 3] == kFimNoKey || (stop && !(stop->ceiling[f] > -INFINITY));
+            const bool quiet = v.lowest[3 * f + (phase + 1) % 3] == kFimNoKey ||
+                               (stop && !(stop->buf->ceiling[static_cast<std::size_t>(f)] > -INFINITY));
             if (!quiet) run.converged = false;
             else if (run.quietAfter[static_cast<std::size_t>(f)] == 0) run.quietAfter[static_cast<std::size_t>(f)] = run.phases;
         }
@@ -336,10 +337,7 @@ bool setUpEarlyStop(EarlyStopBuffers& w, const EikonalOptions& opt, const FimGri
         if (w.lastHighest[static_cast<std::size_t>(f)] > -INFINITY && nd.bits[static_cast<std::size_t>(f)])
             w.ceiling[static_cast<std::size_t>(f)] = w.lastHighest[static_cast<std::size_t>(f)];
     e.bit = nd.bits.data();
-    e.tileBits = w.tileBits.data();
-    e.check = w.check.data();
-    e.ceiling = w.ceiling.data();
-    e.highest = w.lastHighest.data();
+    e.buf = &w;
     return true;
 }
 

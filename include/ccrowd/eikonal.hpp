@@ -48,7 +48,7 @@ struct EikonalProblem {
 /// bitwise. The other cells hold upper bounds until FimSolver::finish().
 /// Dijkstra's stopping rule, applied to the FIM's value-ordered tiles.
 struct EikonalNeeded {
-    /// Bit needed_bits[k] of mask(i, j) marks cell (i, j) for problem k of
+    /// The bits bits[k] of mask(i, j) mark cell (i, j) for problem k of
     /// solveMany (null: every cell is needed, no early stop).
     const Field<std::uint32_t>* mask = nullptr;
     /// Per problem: the bits of mask that mark its cells (0: every cell
@@ -166,8 +166,10 @@ public:
     /// Completes the problems of the last solveMany that stopped early
     /// (EikonalStats::complete false): their phases go on where they
     /// stopped, and the outputs passed to solveMany (which must still
-    /// exist) receive exactly the potentials of a solve without
-    /// EikonalOptions::needed. Returns whether there was anything to do.
+    /// exist) receive the potentials of a solve without
+    /// EikonalOptions::needed, within the tolerance (the phases ran in
+    /// another order; the needed cells and those below them keep their
+    /// values). Returns whether there was anything to do.
     bool finish();
 
     const Exec& exec() const { return ex_; }
