@@ -93,18 +93,25 @@ PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& boxIn
 
     const PressureProblem prob{g, p.dt, p.rho_limit, rho, meanPreferred, blocked, aperture};
     const int cells = box.width() * box.height();
+    ws.cells.resize(cells);
+    ws.hot.resize(cells);
     ws.residual.resize(cells);
+    const View1<PressureCell> coef = ws.cells.view(ex);
+    const View1<std::uint8_t> hot = ws.hot.view(ex);
     const View1<float> res = ws.residual.view(ex);
+    // the predicted densities' fixed parts, once per solve
+    forEachCell(ex, box, PressureCellKernel{prob, box, box.width(), p.rho_limit, coef, hot});
+    const float k = p.dt / (g.h * g.h);
     // each colour runs over half the columns of the box
     const CellRange half{0, box.j0, (box.width() + 1) / 2, box.j1};
     for (int it = 1; it <= p.iterations; ++it) {
         // red, then black: each reads only the other colour (race-free, deterministic)
-        forEachCell(ex, half, PressureSweepKernel{prob, box, 0, p.omega, pressureOut});
-        forEachCell(ex, half, PressureSweepKernel{prob, box, 1, p.omega, pressureOut});
+        for (int colour = 0; colour < 2; ++colour)
+            forEachCell(ex, half, PressureSweepKernel{box, box.width(), coef, hot, k, p.rho_limit, colour, p.omega, pressureOut});
         st.iterations = it;
         // LCP residual over the box (a max: the same for any thread count), every few sweeps
         if (it != 1 && it % p.check_every != 0 && it != p.iterations) continue;
-        forEachCell(ex, box, PressureResidualKernel{prob, box, box.width(), pressureOut, res});
+        forEachCell(ex, box, PressureResidualKernel{box, box.width(), coef, hot, k, p.rho_limit, pressureOut, res});
         st.residual = maxOf(ex, res.data, cells);
         ++st.checks;
         if (st.residual <= p.tolerance) { st.converged = true; break; }

@@ -29,6 +29,13 @@
 /// Where the predicted density stays below the limit p_GS < 0, so p stays
 /// exactly 0.
 ///
+/// Sweeps skip what cannot change: a cell whose predicted density at zero
+/// pressure is at most the limit (not "hot", PressureCellKernel) keeps p = 0
+/// and a zero residual while its own and its four neighbours' pressures are
+/// 0, so such a cell is passed over after reading those five values, bit
+/// for bit the result of updating it. Where the crowd is thin (most of a
+/// large scene) a sweep then reads only the pressure field.
+///
 /// Units: p is a velocity potential [m^2/s] (grad p is a velocity).
 
 #include <cstdint>
@@ -41,10 +48,22 @@
 
 namespace ccrowd::sim {
 
+/// What stays fixed in a cell's predicted density during a solve
+/// (Narain 2009 §4, the file comment): rho'(p_c) = a0 + k sum_d rf_d p_nb(d)
+/// - b p_c with k = dt/h^2. Computed once per solve by PressureCellKernel,
+/// so a sweep reads one cell record and four neighbour pressures.
+struct PressureCell {
+    float a0 = 0.f;     ///< rho_c - dt/h sum_d rho_f u_f. [Units: 1/m^2]
+    float rf[4] = {};   ///< rho_f of faces E, N, W, S; 0 where the face carries no flux. [Units: 1/m^2]
+    float b = -1.f;     ///< k sum_d rho_f; < 0 marks a blocked cell (p = 0). [Units: s/m^4]
+};
+
 /// Reusable buffers of the pressure solve, and what the last call left
 /// behind (the solver keeps p = 0 and corrected = 0 outside the box: cells
 /// of the previous box that the new box no longer covers are cleared).
 struct PressureWorkspace {
+    Array<PressureCell> cells;         ///< Per box cell coefficients of the solve (PressureCellKernel). [Size: box cells]
+    Array<std::uint8_t> hot;           ///< Per box cell: 1 where the cell is hot (PressureCellKernel). [Size: box cells]
     Array<float> residual;             ///< Per box cell residual of the last sweep. [Size: box cells] [Units: 1/m^2]
     const float* lastPressure = nullptr;  ///< Pressure buffer of the last call (null: none yet).
     const Vel2* lastCorrected = nullptr;  ///< Corrected-velocity buffer of the last call.
@@ -82,38 +101,74 @@ CC_HD inline float faceAperture(View2<const std::uint8_t> blocked, View2<const F
     return d == 0 ? a.e : (d == 1 ? a.n : (d == 2 ? a.w : a.s));
 }
 
-/// Predicted density of open cell (i, j) as a function of its own pressure:
-/// rho'(p_c) = a - b p_c (Narain 2009 §4, discrete continuity; see the file
-/// comment). Neighbour pressures are read from @p p.
-struct PredictedDensity {
-    float a = 0.f;  ///< rho' at p_c = 0. [Units: 1/m^2]
-    float b = 0.f;  ///< -d rho' / d p_c. [Units: s/m^4] [Limit: >= 0]
-    CC_HD float at(float pc) const { return a - b * pc; }
+/// The coefficients of open cell (i, j)'s predicted density (Narain 2009
+/// §4, discrete continuity; see the file comment); b < 0 for a blocked cell.
+struct PressureCellKernel {
+    PressureProblem s;
+    CellRange box;
+    int width = 0;             ///< box.width() (CellRange's accessors are host-only).
+    float rhoLimit = 0.f;      ///< UIC density limit. [Units: 1/m^2]
+    View1<PressureCell> out;   ///< [Size: box cells]
+    View1<std::uint8_t> hot;   ///< 1 where the cell is open and its predicted density at p = 0 is above the limit (or NaN). [Size: box cells]
+
+    CC_HD void operator()(int i, int j) const {
+        PressureCell c;
+        if (cellOpen(s.blocked, i, j)) {
+            const int di[4] = {1, 0, -1, 0}, dj[4] = {0, 1, 0, -1};
+            const float rc = s.rho(i, j);
+            const Vel2 uc = s.ubar(i, j);
+            float flux0 = 0.f, sumRho = 0.f;  // sum rho_f u_f, sum rho_f
+            // faces E, N, W, S in a fixed order (deterministic sums)
+            for (int d = 0; d < 4; ++d) {
+                const int in = i + di[d], jn = j + dj[d];
+                // walls and the grid edge carry no flux; a partly open face its open part
+                const float ap = faceAperture(s.blocked, s.aperture, i, j, d, in, jn);
+                if (!(ap > 0.f)) continue;
+                const Vel2 un = s.ubar(in, jn);
+                const float rf = ap * 0.5f * (rc + s.rho(in, jn));
+                const float uf = 0.5f * ((uc.x + un.x) * di[d] + (uc.y + un.y) * dj[d]);
+                flux0 += rf * uf;
+                sumRho += rf;
+                c.rf[d] = rf;
+            }
+            const float h = s.g.h;
+            c.a0 = rc - s.dt / h * flux0;
+            c.b = s.dt / (h * h) * sumRho;
+        }
+        const int q = (i - box.i0) + (j - box.j0) * width;
+        out[q] = c;
+        hot[q] = !(c.b < 0.f) && !(c.a0 - rhoLimit <= 0.f) ? 1 : 0;
+    }
 };
 
-CC_HD inline PredictedDensity predictedDensity(const PressureProblem& s, View2<const float> p, int i, int j) {
-    const int di[4] = {1, 0, -1, 0}, dj[4] = {0, 1, 0, -1};
-    const float rc = s.rho(i, j);
-    const Vel2 uc = s.ubar(i, j);
-    float flux0 = 0.f, coupling = 0.f, sumRho = 0.f;  // sum rho_f u_f, sum rho_f p_nb, sum rho_f
+/// The pressures of cell (i, j) and of its neighbours E, N, W, S; a
+/// neighbour outside the grid reads the cell itself (its face has rf = 0).
+struct PressureAround {
+    float c = 0.f, e = 0.f, n = 0.f, w = 0.f, s = 0.f;  ///< [Units: m^2/s]
+};
+
+CC_HD inline PressureAround pressureAround(View2<const float> p, int i, int j) {
+    const int ie = i + 1 < p.nx ? i + 1 : i, iw = i > 0 ? i - 1 : i;
+    const int jn = j + 1 < p.ny ? j + 1 : j, js = j > 0 ? j - 1 : j;
+    return PressureAround{p(i, j), p(ie, j), p(i, jn), p(iw, j), p(i, js)};
+}
+
+/// True when a cell can be passed over: not hot, and its own and its
+/// neighbours' pressures are 0 (the file comment).
+CC_HD inline bool pressureIdle(std::uint8_t hot, const PressureAround& a) {
+    return !hot && a.c == 0.f && a.e == 0.f && a.n == 0.f && a.w == 0.f && a.s == 0.f;
+}
+
+/// Predicted density of an open cell at its own pressure @p pc, given its
+/// neighbours' pressures: a0 + k sum_d rf_d p_nb - b pc (the file comment).
+CC_HD inline float predictedDensity(const PressureCell& c, float k, const PressureAround& a, float pc) {
     // faces E, N, W, S in a fixed order (deterministic sums)
-    for (int d = 0; d < 4; ++d) {
-        const int in = i + di[d], jn = j + dj[d];
-        // walls and the grid edge carry no flux; a partly open face its open part
-        const float ap = faceAperture(s.blocked, s.aperture, i, j, d, in, jn);
-        if (!(ap > 0.f)) continue;
-        const Vel2 un = s.ubar(in, jn);
-        const float rf = ap * 0.5f * (rc + s.rho(in, jn));
-        const float uf = 0.5f * ((uc.x + un.x) * di[d] + (uc.y + un.y) * dj[d]);
-        flux0 += rf * uf;
-        coupling += rf * p(in, jn);
-        sumRho += rf;
-    }
-    const float h = s.g.h, k = s.dt / (h * h);
-    PredictedDensity r;
-    r.a = rc - s.dt / h * flux0 + k * coupling;
-    r.b = k * sumRho;
-    return r;
+    float coupling = 0.f;
+    coupling += c.rf[0] * a.e;
+    coupling += c.rf[1] * a.n;
+    coupling += c.rf[2] * a.w;
+    coupling += c.rf[3] * a.s;
+    return c.a0 + k * coupling - c.b * pc;
 }
 
 /// One colour of a red-black projected SOR sweep: cells with (i + j) % 2 ==
@@ -121,10 +176,15 @@ CC_HD inline PredictedDensity predictedDensity(const PressureProblem& s, View2<c
 /// colour, not written in this pass), over-relax by omega, then clamp at 0
 /// (omega = 1: projected Gauss-Seidel). Launched
 /// over the half-width range: column index ii maps to the ii-th cell of this
-/// colour in row j of the box. Blocked cells get p = 0.
+/// colour in row j of the box. Blocked cells get p = 0; idle cells
+/// (pressureIdle) keep their 0.
 struct PressureSweepKernel {
-    PressureProblem s;
     CellRange box;       ///< Box of the solve.
+    int width = 0;       ///< box.width().
+    View1<const PressureCell> cells;  ///< PressureCellKernel's output. [Size: box cells]
+    View1<const std::uint8_t> hot;    ///< PressureCellKernel's output. [Size: box cells]
+    float k = 0.f;       ///< dt / h^2. [Units: s/m^2]
+    float rhoLimit = 0.f;  ///< UIC density limit. [Units: 1/m^2]
     int colour = 0;      ///< 0 (red) or 1 (black).
     float omega = 1.f;   ///< Over-relaxation. [Limit: > 0, < 2]
     View2<float> p;      ///< Pressure, updated in place (this colour only). [Units: m^2/s]
@@ -133,12 +193,16 @@ struct PressureSweepKernel {
         // first cell of this colour in row j, then every second one
         const int i = box.i0 + ((colour - box.i0 - j) & 1) + 2 * ii;
         if (i >= box.i1) return;
-        if (!cellOpen(s.blocked, i, j)) { p(i, j) = 0.f; return; }
-        const PredictedDensity pd = predictedDensity(s, p, i, j);
+        const int q = (i - box.i0) + (j - box.j0) * width;
+        const PressureAround around = pressureAround(p, i, j);
+        if (pressureIdle(hot[q], around)) return;
+        const PressureCell c = cells[q];
+        if (c.b < 0.f) { p(i, j) = 0.f; return; }
         // Gauss-Seidel value: rho'(p_c) = rho_limit given the neighbours
-        const float gs = pd.b > 0.f ? (pd.a - s.rhoLimit) / pd.b : 0.f;
+        const float a = predictedDensity(c, k, around, 0.f);
+        const float gs = c.b > 0.f ? (a - rhoLimit) / c.b : 0.f;
         // over-relax, project onto p_c >= 0 (exactly 0 where rho' < limit at p_c = 0)
-        const float old = p(i, j);
+        const float old = around.c;
         const float pc = old + omega * (gs - old);
         p(i, j) = pc > 0.f ? pc : 0.f;
     }
@@ -146,21 +210,28 @@ struct PressureSweepKernel {
 
 /// LCP residual of a cell: the violation max(rho' - rho_limit, 0), and for
 /// p > 0 the complementarity gap |rho' - rho_limit|. Written per box cell
-/// (index (i - i0) + (j - j0) * width); +inf for NaN. [Units: 1/m^2]
+/// (index (i - i0) + (j - j0) * width); +inf for NaN; 0 for idle cells
+/// (pressureIdle). [Units: 1/m^2]
 struct PressureResidualKernel {
-    PressureProblem s;
     CellRange box;
     int width = 0;     ///< box.width() (CellRange's accessors are host-only).
+    View1<const PressureCell> cells;  ///< PressureCellKernel's output. [Size: box cells]
+    View1<const std::uint8_t> hot;    ///< PressureCellKernel's output. [Size: box cells]
+    float k = 0.f;     ///< dt / h^2. [Units: s/m^2]
+    float rhoLimit = 0.f;  ///< UIC density limit. [Units: 1/m^2]
     View2<const float> p;
     View1<float> out;  ///< [Size: box cells]
 
     CC_HD void operator()(int i, int j) const {
-        const int k = (i - box.i0) + (j - box.j0) * width;
-        if (!cellOpen(s.blocked, i, j)) { out[k] = 0.f; return; }
-        const float pc = p(i, j);
-        const float d = predictedDensity(s, p, i, j).at(pc) - s.rhoLimit;
+        const int q = (i - box.i0) + (j - box.j0) * width;
+        const PressureAround around = pressureAround(p, i, j);
+        if (pressureIdle(hot[q], around)) { out[q] = 0.f; return; }
+        const PressureCell c = cells[q];
+        if (c.b < 0.f) { out[q] = 0.f; return; }
+        const float pc = around.c;
+        const float d = predictedDensity(c, k, around, pc) - rhoLimit;
         const float r = pc > 0.f ? fabsf(d) : (d > 0.f ? d : 0.f);
-        out[k] = r <= INFINITY ? r : INFINITY;  // NaN -> inf: the max stays order-independent
+        out[q] = r <= INFINITY ? r : INFINITY;  // NaN -> inf: the max stays order-independent
     }
 };
 

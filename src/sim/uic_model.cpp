@@ -56,6 +56,8 @@ public:
                (uicDensity_.size() + uicPressure_.size()) * sizeof(float) + uicBlocked_.size() +
                uicAperture_.size() * sizeof(Face4) +
                static_cast<std::size_t>(pressureWs_.residual.size()) * sizeof(float) +
+               static_cast<std::size_t>(pressureWs_.cells.size()) * sizeof(PressureCell) +
+               static_cast<std::size_t>(pressureWs_.hot.size()) +
                static_cast<std::size_t>(separateWs_.grid.first.size()) * sizeof(int);
     }
 
