@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <utility>
 
 #include "ccrowd/error.hpp"
@@ -106,14 +107,14 @@ void LineCounter::advanceTo(long long k) {
     }
 }
 
-int& LineCounter::slotRef(int id) {
+LineCounter::IdEntry& LineCounter::entryOf(int id) {
     // small non-negative ids (the simulation's) in a table, others hashed
     if (id >= 0 && id < kDenseIds) {
         const std::size_t k = static_cast<std::size_t>(id);
-        if (k >= denseSlot_.size()) denseSlot_.resize(std::max(k + 1, 2 * denseSlot_.size()), -1);
-        return denseSlot_[k];
+        if (k >= dense_.size()) dense_.resize(std::max(k + 1, 2 * dense_.size()));
+        return dense_[k];
     }
-    return slotOf_.try_emplace(id, -1).first->second;
+    return sparse_[id];
 }
 
 int LineCounter::observe(double time, int n, const int* id, const int* group, const float* x, const float* y) {
@@ -127,74 +128,56 @@ int LineCounter::observe(double time, int n, const int* id, const int* group, co
     const std::size_t before = rows_.size();
     advanceTo(clock_.indexOf(time));
     lastTime_ = time;
-    ++stamp_;
+    // a new stamp (after 2^32 - 1 observations the entries start over: every agent restarts)
+    if (++stamp_ == 0) {
+        dense_.assign(dense_.size(), IdEntry{});
+        sparse_.clear();
+        stamp_ = 1;
+    }
 
     const std::size_t L = lines_.size();
+    nextX_.resize(static_cast<std::size_t>(n));
+    nextY_.resize(static_cast<std::size_t>(n));
+    nextSide_.resize(static_cast<std::size_t>(n) * L);
     for (int k = 0; k < n; ++k) {
-        // Agent state: a slot per id; new ids start without a previous position.
+        // Agent state: the entry of its id; one missing from the previous observation starts afresh.
         if (!std::isfinite(x[k]) || !std::isfinite(y[k]))
             throw Error("line counter: agent id " + std::to_string(id[k]) + " has a non-finite position at t = " + num(time) + " s");
         const int g = hasGroups ? group[k] : -1;
         if (hasGroups && (g < 0 || g >= static_cast<int>(groups_.size())))
             throw Error("line counter: agent id " + std::to_string(id[k]) + " has group " + std::to_string(g) +
                         " (allowed: 0.." + std::to_string(groups_.size() - 1) + ")");
-        int& slot = slotRef(id[k]);
-        const bool fresh = slot < 0;
-        if (fresh) {
-            ++assigned_;
-            if (!freeSlots_.empty()) {
-                slot = freeSlots_.back();
-                freeSlots_.pop_back();
-            } else {
-                slot = static_cast<int>(px_.size());
-                px_.push_back(0.f), py_.push_back(0.f), seen_.push_back(0);
-                side_.resize(side_.size() + L, 0);
-            }
-        }
-        const int s = slot;
-        if (!fresh && seen_[s] == stamp_)
+        IdEntry& e = entryOf(id[k]);
+        if (e.stamp == stamp_)
             throw Error("line counter: agent id " + std::to_string(id[k]) + " appears twice at t = " + num(time) + " s");
-        // An id missing from the previous observation starts afresh too.
-        const bool restart = fresh || seen_[s] != stamp_ - 1;
-        const Vec2 p{px_[s], py_[s]}, q{x[k], y[k]};
+        const bool restart = e.stamp == 0 || e.stamp + 1 != stamp_;
+        const std::size_t s = restart ? 0 : static_cast<std::size_t>(e.slot);
+        e = IdEntry{k, stamp_};
+        const Vec2 q{x[k], y[k]};
+        const Vec2 p = restart ? q : Vec2{px_[s], py_[s]};
         // Each line: count a change of strict side whose move touches the segment.
         for (std::size_t l = 0; l < L; ++l) {
             const int now = sideOf(lines_[l].a, lines_[l].b, q.x, q.y);
-            signed char& last = side_[s * L + l];
-            if (restart) {
-                last = static_cast<signed char>(now);
-                continue;
-            }
-            if (now == 0) continue;
+            signed char& next = nextSide_[static_cast<std::size_t>(k) * L + l];
+            const signed char last = restart ? static_cast<signed char>(now) : side_[s * L + l];
+            next = now == 0 ? last : static_cast<signed char>(now);
+            if (restart || now == 0) continue;
             if (last != 0 && now != last && geom::segmentsIntersect(p, q, lines_[l].a, lines_[l].b)) {
                 const int dir = now > 0 ? 0 : 1;
                 ++count(static_cast<int>(l), 0, dir);
                 if (hasGroups) ++count(static_cast<int>(l), g + 1, dir);
             }
-            last = static_cast<signed char>(now);
         }
-        px_[s] = q.x;
-        py_[s] = q.y;
-        seen_[s] = stamp_;
+        nextX_[static_cast<std::size_t>(k)] = q.x;
+        nextY_[static_cast<std::size_t>(k)] = q.y;
     }
-    // Forget agents that left, once they are many (slots are reused).
-    if (assigned_ > 2 * static_cast<std::size_t>(n) + 1024) {
-        for (int& slot : denseSlot_) {
-            if (slot >= 0 && seen_[static_cast<std::size_t>(slot)] != stamp_) {
-                freeSlots_.push_back(slot);
-                slot = -1;
-                --assigned_;
-            }
-        }
-        for (auto it = slotOf_.begin(); it != slotOf_.end();) {
-            if (seen_[static_cast<std::size_t>(it->second)] != stamp_) {
-                freeSlots_.push_back(it->second);
-                it = slotOf_.erase(it);
-                --assigned_;
-            } else {
-                ++it;
-            }
-        }
+    // This observation's state becomes the previous one; hashed ids that left are forgotten.
+    px_.swap(nextX_);
+    py_.swap(nextY_);
+    side_.swap(nextSide_);
+    if (sparse_.size() > 2 * static_cast<std::size_t>(n) + 1024) {
+        for (auto it = sparse_.begin(); it != sparse_.end();)
+            it = it->second.stamp == stamp_ ? std::next(it) : sparse_.erase(it);
     }
     return static_cast<int>(rows_.size() - before);
 }

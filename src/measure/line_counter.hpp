@@ -110,18 +110,22 @@ private:
     bool finished_ = false;
     std::vector<long long> counts_;  ///< [line][group slot: 0 = all, 1 + g][forward, backward]
 
-    // Per-agent state in slots: previous position, last strict side per line.
-    /// Slot of agent @p id, -1 when it has none (a reference to fill in).
-    int& slotRef(int id);
-    static constexpr int kDenseIds = 1 << 24;  ///< Ids below: slot table; others: hashed.
-    std::vector<int> denseSlot_;               ///< [id] -> slot or -1, for ids < kDenseIds.
-    std::unordered_map<int, int> slotOf_;      ///< Other ids -> slot.
-    std::size_t assigned_ = 0;                 ///< Ids holding a slot.
-    std::vector<float> px_, py_;
-    std::vector<long long> seen_;  ///< Observation stamp of the slot's last update.
-    std::vector<signed char> side_; ///< [slot][line]: -1, +1, or 0 (not yet strictly on a side)
-    std::vector<int> freeSlots_;
-    long long stamp_ = 0;
+    // Per-agent state of the previous observation, in that observation's
+    // order (agents keep much of their order from one step to the next, so
+    // reading it back is close to sequential): position and last strict side
+    // per line, found through a per-id entry stamped with the observation.
+    struct IdEntry {
+        int slot = -1;           ///< Index into the previous (or current) observation's arrays.
+        unsigned int stamp = 0;  ///< Observation that wrote it (0: never).
+    };
+    /// The entry of agent @p id (a reference to fill in).
+    IdEntry& entryOf(int id);
+    static constexpr int kDenseIds = 1 << 24;  ///< Ids below: a table; others: hashed.
+    std::vector<IdEntry> dense_;                ///< [id] for ids < kDenseIds.
+    std::unordered_map<int, IdEntry> sparse_;   ///< Other ids.
+    std::vector<float> px_, py_, nextX_, nextY_;          ///< Positions, previous and current observation. [Units: m]
+    std::vector<signed char> side_, nextSide_;            ///< [agent][line]: -1, +1, or 0 (not yet strictly on a side)
+    unsigned int stamp_ = 0;                              ///< Observations so far (entries of the last one are valid).
 
     // Totals and peaks.
     std::vector<long long> totalForward_, totalBackward_;
