@@ -147,6 +147,10 @@ int LineCounter::observe(double time, int n, const int* id, const int* group, co
         if (hasGroups && (g < 0 || g >= static_cast<int>(groups_.size())))
             throw Error("line counter: agent id " + std::to_string(id[k]) + " has group " + std::to_string(g) +
                         " (allowed: 0.." + std::to_string(groups_.size() - 1) + ")");
+        // the entry a few agents ahead is fetched meanwhile (ids come in no particular order)
+        constexpr int kAhead = 16;
+        if (k + kAhead < n && id[k + kAhead] >= 0 && static_cast<std::size_t>(id[k + kAhead]) < dense_.size())
+            __builtin_prefetch(&dense_[static_cast<std::size_t>(id[k + kAhead])]);
         IdEntry& e = entryOf(id[k]);
         if (e.stamp == stamp_)
             throw Error("line counter: agent id " + std::to_string(id[k]) + " appears twice at t = " + num(time) + " s");

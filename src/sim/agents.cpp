@@ -225,6 +225,10 @@ AgentSnapshot AgentStore::snapshot(const Scene& scene) {
     s.x = cols_.x.vector(); s.y = cols_.y.vector(); s.vx = cols_.vx.vector(); s.vy = cols_.vy.vector();
     s.vmax = cols_.vmax.vector(); s.id = cols_.id.vector();
     // group, route step and radius from each agent's field
+    const std::size_t n = cols_.field.vector().size();
+    s.group.reserve(n);
+    s.route_step.reserve(n);
+    s.radius.reserve(n);
     for (int f : cols_.field.vector()) {
         const int g = table_.group[static_cast<std::size_t>(f)];
         s.group.push_back(g);
