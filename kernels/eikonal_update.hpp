@@ -5,6 +5,8 @@
 /// not two copies of the maths.
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "ccrowd/face_cost.hpp"
 #include "ccrowd/hd.hpp"
@@ -42,26 +44,9 @@ CC_HD inline float eikonalIsotropic(float a, float b, float A) {
     return minf(one, 0.5f * (a + b + sqrtf(2.f * A * A - d * d)));  // min: rounding never exceeds one-sided
 }
 
-/// Potential of cell M from its four neighbours' potentials (+inf when
-/// unknown, blocked or outside) and M's face costs, cell size h [m].
-///
-/// Godunov upwind discretisation of |grad phi| = C with a cost per face
-/// (DESIGN.md §5, seed 003 eq. (7)-(8), Treuille et al. 2006 §4.3):
-///   max((phi - phi_E)/(C_E h), (phi - phi_W)/(C_W h), 0)^2
-/// + max((phi - phi_N)/(C_N h), (phi - phi_S)/(C_S h), 0)^2 = 1.
-/// Its root is the smallest of the one-sided values phi_m + C_m h and the
-/// two-sided roots of the x/y neighbour pairs (eikonalTwoSided). When both
-/// faces of an axis cost the same, the pair is the smaller neighbour of each
-/// axis (the usual "argmin per axis" rule) and one root suffices (and when
-/// all four faces cost the same, eikonalIsotropic needs no division).
-/// Otherwise the argmin-per-axis root is kept when the chosen neighbours'
-/// terms dominate the others' at that value (so it is the Godunov root), and
-/// all four pairs are tried when they do not: the update stays monotone in
-/// the neighbours (needed for FIM and FMM to reach the same, unique solution).
-/// A face of cost +inf is closed (SceneGrid::closed_faces: a thin wall or a
-/// gap narrower than a body): its neighbour counts as unknown.
-/// Never NaN for positive costs; +inf when all neighbours are +inf.
-CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const FaceCost& c, float h) {
+/// eikonalUpdate (below) for any faces, with float compares: closed faces,
+/// anisotropic costs, and the rest.
+CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, float pS, const FaceCost& c, float h) {
     // closed faces: their neighbours are never upwind
     if (!(c.e < INFINITY)) pE = INFINITY;
     if (!(c.w < INFINITY)) pW = INFINITY;
@@ -86,6 +71,45 @@ CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const F
     const float ne = minf(eikonalTwoSided(pE, hE, pN, hN), eikonalTwoSided(pE, hE, pS, hS));
     const float nw = minf(eikonalTwoSided(pW, hW, pN, hN), eikonalTwoSided(pW, hW, pS, hS));
     return minf(one, minf(ne, nw));
+}
+
+/// Potential of cell M from its four neighbours' potentials (+inf when
+/// unknown, blocked or outside) and M's face costs, cell size h [m].
+///
+/// Godunov upwind discretisation of |grad phi| = C with a cost per face
+/// (DESIGN.md §5, seed 003 eq. (7)-(8), Treuille et al. 2006 §4.3):
+///   max((phi - phi_E)/(C_E h), (phi - phi_W)/(C_W h), 0)^2
+/// + max((phi - phi_N)/(C_N h), (phi - phi_S)/(C_S h), 0)^2 = 1.
+/// Its root is the smallest of the one-sided values phi_m + C_m h and the
+/// two-sided roots of the x/y neighbour pairs (eikonalTwoSided). When both
+/// faces of an axis cost the same, the pair is the smaller neighbour of each
+/// axis (the usual "argmin per axis" rule) and one root suffices (and when
+/// all four faces cost the same, eikonalIsotropic needs no division).
+/// Otherwise the argmin-per-axis root is kept when the chosen neighbours'
+/// terms dominate the others' at that value (so it is the Godunov root), and
+/// all four pairs are tried when they do not: the update stays monotone in
+/// the neighbours (needed for FIM and FMM to reach the same, unique solution).
+/// A face of cost +inf is closed (SceneGrid::closed_faces: a thin wall or a
+/// gap narrower than a body): its neighbour counts as unknown.
+/// Never NaN for positive costs; +inf when all neighbours are +inf.
+///
+/// Four open faces of one cost are told by two integer compares of the
+/// costs' bits and updated inline (eikonalIsotropic); every other cell goes
+/// out of line to eikonalUpdateFaces, which takes the same decisions with
+/// float compares, so both give the same bits. On the `bench eikonal` cases
+/// (isotropic) this is a quarter of the FIM's instructions
+/// (bench/results/fim_isotropic_test_2026-11-29_cpu2.md).
+CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const FaceCost& c, float h) {
+    // (e, n) == (w, s) and e == n as bits, positive and finite (below the
+    // bits of +inf): the isotropic update, as eikonalUpdateFaces decides it
+    uint64_t en, ws;
+    memcpy(&en, &c.e, sizeof en);
+    memcpy(&ws, &c.w, sizeof ws);
+    if (en == ws) {
+        const uint32_t lo = static_cast<uint32_t>(en), hi = static_cast<uint32_t>(en >> 32);
+        if (lo == hi && lo < 0x7F800000u) return eikonalIsotropic(minf(pE, pW), minf(pN, pS), c.e * h);
+    }
+    return eikonalUpdateFaces(pE, pW, pN, pS, c, h);
 }
 
 /// Candidate of one triangle of the 8-neighbour stencil: cell M's axis

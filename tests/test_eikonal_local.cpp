@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -109,6 +111,53 @@ TEST(EikonalLocal, RandomInputsNeverNaN) {
             ASSERT_EQ(std::isfinite(r), anyFinite) << "r " << r;
         }
     }
+}
+
+// ---- the isotropic shortcut ----------------------------------------------------
+
+/// Bits of a float (so +0 and -0, and NaNs, count as different).
+std::uint32_t bitsOf(float x) {
+    std::uint32_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+TEST(EikonalLocal, IsotropicShortcutGivesTheBitsOfTheGeneralUpdate) {
+    // eikonalUpdate decides "four open faces of one cost" by integer
+    // compares of the costs' bits and skips eikonalUpdateFaces' float tests;
+    // over every kind of cell the two must give the same bits: isotropic,
+    // one face different, axis-wise isotropic, closed faces, NaN costs,
+    // +0 / -0 mixed, costs at the largest finite float
+    std::mt19937 rng(17u);
+    std::uniform_real_distribution<float> u(0.f, 1.f);
+    const float big = std::numeric_limits<float>::max();
+    int shortcut = 0;
+    for (int k = 0; k < 400000; ++k) {
+        const float cost = std::exp(std::uniform_real_distribution<float>(std::log(1e-3f), std::log(1e3f))(rng));
+        FaceCost c = isoCost(cost);
+        switch (k % 8) {
+            case 0: case 1: break;                                    // isotropic
+            case 2: c.s = std::nextafter(cost, kInf); break;          // one face a rounding step off
+            case 3: c.w = c.e = 2.f * cost; break;                    // each axis isotropic
+            case 4: c.n = kInf; break;                                // a closed face
+            case 5: c = isoCost(u(rng) < 0.5f ? kInf : std::nanf("")); break;  // every face closed, or NaN
+            case 6: c = u(rng) < 0.5f ? isoCost(0.f) : FaceCost{0.f, -0.f, 0.f, -0.f}; break;  // zeros
+            default: c = isoCost(u(rng) < 0.5f ? big : cost); c.e = u(rng) < 0.5f ? c.e : -c.e; break;
+        }
+        const float h = std::exp(std::uniform_real_distribution<float>(std::log(1e-2f), std::log(10.f))(rng));
+        const float base = 100.f * u(rng), spread = 3.f * cost * h;
+        auto value = [&]() { return u(rng) < 0.25f ? kInf : base + spread * u(rng); };
+        const Neigh p{value(), value(), value(), value()};
+        const float fast = eikonalUpdate(p.e, p.w, p.n, p.s, c, h), general = eikonalUpdateFaces(p.e, p.w, p.n, p.s, c, h);
+        if (bitsOf(c.e) == bitsOf(c.w) && bitsOf(c.n) == bitsOf(c.s) && bitsOf(c.e) == bitsOf(c.n) && c.e > 0.f &&
+            c.e < kInf)
+            ++shortcut;
+        ASSERT_EQ(bitsOf(fast), bitsOf(general)) << "case " << k % 8 << ": costs " << c.e << " " << c.n << " " << c.w
+                                                 << " " << c.s << ", h " << h << ", E " << p.e << " W " << p.w << " N "
+                                                 << p.n << " S " << p.s;
+    }
+    // the shortcut was taken: the isotropic cases and the largest finite cost
+    EXPECT_GT(shortcut, 100000);
 }
 
 TEST(EikonalLocal, IsotropicMatchesDefinition) {

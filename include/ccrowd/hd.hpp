@@ -19,3 +19,15 @@
 #else
 #define CC_FORCEINLINE inline
 #endif
+
+/// CC_HOST_NOINLINE keeps a function out of line on the host (a rare or
+/// large branch of a hot function, so the hot path keeps its values in
+/// registers) and leaves inlining to nvcc on the device, where a call costs
+/// more than the code it saves.
+#if defined(__CUDA_ARCH__)
+#define CC_HOST_NOINLINE inline
+#elif defined(__GNUC__)
+#define CC_HOST_NOINLINE inline __attribute__((noinline))
+#else
+#define CC_HOST_NOINLINE inline
+#endif
