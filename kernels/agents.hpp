@@ -96,8 +96,7 @@ struct AdvectKernel {
     CC_HD void operator()(int k) const {
         float vx = a.vx[k], vy = a.vy[k];
         float x = a.x[k], y = a.y[k];
-        escapeWalls(walls, x, y);
-        const ConfinedMove m = moveConfined(walls, x, y, vx * dt, vy * dt);
+        const ConfinedMove m = escapeAndMove(walls, x, y, vx * dt, vy * dt);
         x = m.x;
         y = m.y;
         keepClearOfWalls(walls, clearance, x, y);

@@ -98,7 +98,7 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
 /// out of line to eikonalUpdateFaces, which takes the same decisions with
 /// float compares, so both give the same bits. On the `bench eikonal` cases
 /// (isotropic) this is a quarter of the FIM's instructions
-/// (bench/results/fim_isotropic_test_2026-11-29_cpu2.md).
+/// (bench/results/fim_update_2026-11-29_cpu2.md).
 CC_HD inline float eikonalUpdate(float pE, float pW, float pN, float pS, const FaceCost& c, float h) {
     // (e, n) == (w, s) and e == n as bits, positive and finite (below the
     // bits of +inf): the isotropic update, as eikonalUpdateFaces decides it

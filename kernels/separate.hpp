@@ -29,8 +29,8 @@ struct SeparateWorkspace {
 /// agents: a fixed direction per pair, opposite for the two); the summed
 /// push is then applied without crossing a wall (moveConfined from the old
 /// position), after an agent outside the grid or inside a wall was first
-/// moved out (escapeWalls); last, the body is kept clear of the walls
-/// (keepClearOfWalls). walls.hpp has the three. The velocity gains the
+/// moved out (escapeWalls; the two as escapeAndMove); last, the body is
+/// kept clear of the walls (keepClearOfWalls). walls.hpp has the three. The velocity gains the
 /// pass's displacement over the step (invDt), so it stays the velocity the
 /// agent actually walked: a body pushed back by its neighbours or a wall
 /// reads as slow, not as the speed it pushed with. The old positions are
@@ -68,8 +68,7 @@ struct SeparatePushKernel {
             py += push * uy;
         });
         // out of walls, then the push without crossing one
-        escapeWalls(walls, xi, yi);
-        const ConfinedMove m = moveConfined(walls, xi, yi, px, py);
+        const ConfinedMove m = escapeAndMove(walls, xi, yi, px, py);
         float xo = m.x, yo = m.y;
         keepClearOfWalls(walls, clearance, xo, yo);
         xOut[k] = xo;

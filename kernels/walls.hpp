@@ -244,6 +244,33 @@ CC_HD inline void escapeWalls(const WallView& w, float& x, float& y) {
     y = n.qy + n.oy * gap;
 }
 
+/// escapeWalls then moveConfined from (x, y) by (dx, dy) [m], with the
+/// common case first: a start inside the grid by kWallGap (the escape's
+/// clamp does nothing) whose cell has no wall edge within the index's reach
+/// (nothing to escape from, and a move of at most a cell, one substep,
+/// meets no edge) moves by (dx, dy) alone, as moveConfined does then. One
+/// look at the cell's row instead of three; the same bits as the two calls.
+CC_HD inline ConfinedMove escapeAndMove(const WallView& w, float x, float y, float dx, float dy) {
+    const float gap = kWallGap * w.g.h;
+    const float x0 = w.g.ox + gap, x1 = w.g.ox + w.g.nx * w.g.h - gap;
+    const float y0 = w.g.oy + gap, y1 = w.g.oy + w.g.ny * w.g.h - gap;
+    if (x >= x0 && x <= x1 && y >= y0 && y <= y1 && w.clearAt(x, y)) {
+        // moveConfined's first substep when it is the only one (len <= h) and meets nothing
+        const float len = sqrtf(dx * dx + dy * dy);
+        ConfinedMove m;
+        m.x = x;
+        m.y = y;
+        if (!(len > 0.f) || !(len < INFINITY)) return m;
+        if (len / w.g.h <= 1.f) {
+            m.x += dx;
+            m.y += dy;
+            return m;
+        }
+    }
+    escapeWalls(w, x, y);
+    return moveConfined(w, x, y, dx, dy);
+}
+
 /// Keeps a body's centre (x, y) [m] at least @p clearance [m] (its radius)
 /// from every wall edge: each of kClearancePasses passes takes the nearest
 /// edge and, when it is closer than the clearance (or the centre is inside

@@ -5,6 +5,7 @@
 /// edges rasterizeScene derives from the scene's polygons.
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <utility>
 #include <vector>
@@ -251,6 +252,51 @@ TEST(Walls, BodiesAreKeptClearOfSlantedWallsAndMovedOutOfThem) {
     EXPECT_NEAR(x, 4.f, 1e-5f);
     EXPECT_LT(y, 3.f);
     EXPECT_GT(y, 2.99f);
+}
+
+/// escapeAndMove against escapeWalls then moveConfined on @p view, bit for
+/// bit: starts far from the walls, beside them, inside the triangle,
+/// outside the grid and on its edge; moves of zero, below, at and above a
+/// cell, huge, NaN. Returns the mismatches; @p shortcuts: the cases the
+/// shortcut could take.
+int escapeAndMoveMismatches(const sim::WallView& view, int& shortcuts) {
+    std::mt19937 rng(21);
+    std::uniform_real_distribution<float> u(-0.5f, 10.5f), ang(0.f, 6.2831853f), frac(0.f, 1.f);
+    const float h = view.g.h;
+    const float lengths[] = {0.f, 0.3f * h, h, std::nextafter(h, 1e9f), 1.7f * h, 40.f, std::nanf("")};
+    int bad = 0;
+    shortcuts = 0;
+    for (int k = 0; k < 60000; ++k) {
+        float x = u(rng), y = u(rng);
+        if (k % 7 == 0) x = view.g.ox;  // on the grid's edge, inside the escape's gap
+        const float len = k % 3 ? frac(rng) * 1.2f * h : lengths[k % 7], a = ang(rng);
+        const float dx = len * std::cos(a), dy = len * std::sin(a);
+        float ex = x, ey = y;
+        sim::escapeWalls(view, ex, ey);
+        const sim::ConfinedMove ref = sim::moveConfined(view, ex, ey, dx, dy);
+        const sim::ConfinedMove got = sim::escapeAndMove(view, x, y, dx, dy);
+        shortcuts += ex == x && ey == y && view.clearAt(x, y) && !ref.hit;
+        const bool same = std::memcmp(&got.x, &ref.x, sizeof got.x) == 0 && std::memcmp(&got.y, &ref.y, sizeof got.y) == 0 &&
+                          got.hit == ref.hit && got.nx == ref.nx && got.ny == ref.ny;
+        if (!same && bad++ == 0)
+            ADD_FAILURE() << "from (" << x << ", " << y << ") by (" << dx << ", " << dy << "): (" << got.x << ", " << got.y
+                          << ") against (" << ref.x << ", " << ref.y << ")";
+    }
+    return bad;
+}
+
+TEST(Walls, EscapeAndMoveGivesTheBitsOfEscapeThenMove) {
+    // escapeAndMove takes a shortcut where the start's cell has no edge in
+    // reach: with the wall index, and without one (no edges: only the
+    // grid's bounds hold the escape)
+    const Walled walled(triangle());
+    sim::WallView bare;
+    bare.g = walled.view.g;
+    for (const sim::WallView& view : {walled.view, bare}) {
+        int shortcuts = 0;
+        EXPECT_EQ(escapeAndMoveMismatches(view, shortcuts), 0);
+        EXPECT_GT(shortcuts, 20000);
+    }
 }
 
 }  // namespace
