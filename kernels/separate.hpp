@@ -30,13 +30,13 @@ struct SeparateWorkspace {
 /// push is then applied without crossing a wall (moveConfined from the old
 /// position), after an agent outside the grid or inside a wall was first
 /// moved out (escapeWalls; the two as escapeAndMove); last, the body is
-/// kept clear of the walls (keepClearOfWalls). walls.hpp has the three. The velocity gains the
-/// pass's displacement over the step (invDt), so it stays the velocity the
-/// agent actually walked: a body pushed back by its neighbours or a wall
-/// reads as slow, not as the speed it pushed with. The old positions are
-/// read in slot order (GatherSortedKernel), the neighbours' contiguously;
-/// the sums run over the same neighbours in the same order as a gather by
-/// agent index, so the result is the same.
+/// kept clear of the walls (keepClearOfWalls). walls.hpp has the three.
+/// The velocity gains the pass's displacement over the step (invDt), so it
+/// stays the velocity the agent actually walked: a body pushed back by its
+/// neighbours or a wall reads as slow, not as the speed it pushed with.
+/// The old positions are read in slot order (GatherSortedKernel), the
+/// neighbours' contiguously; the sums run over the same neighbours in the
+/// same order as a gather by agent index, so the result is the same.
 struct SeparatePushKernel {
     View1<const float> sx, sy;      ///< Old positions per sorted slot. [Units: m]
     NeighbourView nb;               ///< Neighbour grid of cells >= dMin over the old positions.

@@ -227,21 +227,30 @@ CC_HD inline ConfinedMove moveConfined(const WallView& w, float x, float y, floa
     return m;
 }
 
+/// The box escapeWalls clamps a point into: the grid shrunk by kWallGap
+/// cells on every side, and that gap.
+struct EscapeBox {
+    float x0, x1, y0, y1;  ///< [Units: m]
+    float gap;             ///< [Units: m]
+};
+CC_HD inline EscapeBox escapeBox(const WallView& w) {
+    const float gap = kWallGap * w.g.h;
+    return EscapeBox{w.g.ox + gap, w.g.ox + w.g.nx * w.g.h - gap, w.g.oy + gap, w.g.oy + w.g.ny * w.g.h - gap, gap};
+}
+
 /// A point inside a wall (on a wall's side of its nearest edge) or outside
 /// the grid moves to the nearest open point (kWallGap past the edge), so
 /// that a later move starts on the open side.
 CC_HD inline void escapeWalls(const WallView& w, float& x, float& y) {
-    const float gap = kWallGap * w.g.h;
     // into the grid
-    const float x0 = w.g.ox + gap, x1 = w.g.ox + w.g.nx * w.g.h - gap;
-    const float y0 = w.g.oy + gap, y1 = w.g.oy + w.g.ny * w.g.h - gap;
-    x = x < x0 ? x0 : (x > x1 ? x1 : x);
-    y = y < y0 ? y0 : (y > y1 ? y1 : y);
+    const EscapeBox b = escapeBox(w);
+    x = x < b.x0 ? b.x0 : (x > b.x1 ? b.x1 : x);
+    y = y < b.y0 ? b.y0 : (y > b.y1 ? b.y1 : y);
     // out of a wall, through its nearest edge
     const WallNear n = nearestWall(w, x, y);
     if (!n.inside) return;
-    x = n.qx + n.ox * gap;
-    y = n.qy + n.oy * gap;
+    x = n.qx + n.ox * b.gap;
+    y = n.qy + n.oy * b.gap;
 }
 
 /// escapeWalls then moveConfined from (x, y) by (dx, dy) [m], with the
@@ -251,10 +260,8 @@ CC_HD inline void escapeWalls(const WallView& w, float& x, float& y) {
 /// meets no edge) moves by (dx, dy) alone, as moveConfined does then. One
 /// look at the cell's row instead of three; the same bits as the two calls.
 CC_HD inline ConfinedMove escapeAndMove(const WallView& w, float x, float y, float dx, float dy) {
-    const float gap = kWallGap * w.g.h;
-    const float x0 = w.g.ox + gap, x1 = w.g.ox + w.g.nx * w.g.h - gap;
-    const float y0 = w.g.oy + gap, y1 = w.g.oy + w.g.ny * w.g.h - gap;
-    if (x >= x0 && x <= x1 && y >= y0 && y <= y1 && w.clearAt(x, y)) {
+    const EscapeBox b = escapeBox(w);
+    if (x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1 && w.clearAt(x, y)) {
         // moveConfined's first substep when it is the only one (len <= h) and meets nothing
         const float len = sqrtf(dx * dx + dy * dy);
         ConfinedMove m;
