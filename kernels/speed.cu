@@ -41,17 +41,17 @@ void speed(const Exec& ex, const GridInfo& g, const CellRange& box, const SpeedP
     // the box, clamped to the grid
     const CellRange r = box.clampedTo(g.nx, g.ny);
     if (r.empty()) return;
-    // one Weidmann speed per cell the faces read (the box grown by the look-ahead)
-    View2<const float> weidmann;
+    // one reading per cell the faces read (the box grown by the look-ahead)
+    View2<const FaceReading> reading;
     if (ws) {
         const CellRange read{std::max(r.i0 - p.ahead, 0), std::max(r.j0 - p.ahead, 0), std::min(r.i1 + p.ahead, g.nx),
                              std::min(r.j1 + p.ahead, g.ny)};
-        if (ws->weidmann.nx() != g.nx || ws->weidmann.ny() != g.ny) ws->weidmann.assign(g.nx, g.ny, 0.f);
-        const View2<float> w = ws->weidmann.view(ex);
-        forEachCell(ex, read, WeidmannKernel{p, rho, w});
-        weidmann = w;
+        if (ws->reading.nx() != g.nx || ws->reading.ny() != g.ny) ws->reading.assign(g.nx, g.ny, FaceReading{});
+        const View2<FaceReading> w = ws->reading.view(ex);
+        forEachCell(ex, read, FaceReadingKernel{p, rho, meanVelocity, w});
+        reading = w;
     }
-    forEachCell(ex, r, SpeedKernel{g, p, rho, meanVelocity, terrain, blocked, speedOut, closed, weidmann});
+    forEachCell(ex, r, SpeedKernel{g, p, rho, meanVelocity, terrain, blocked, speedOut, closed, reading});
 }
 
 }  // namespace ccrowd::sim

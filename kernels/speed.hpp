@@ -66,11 +66,21 @@ struct alignas(16) WindowSums {
     float area = 0.f;          ///< sum w x open fraction (the window's open area in cells). [Limit: >= 0]
 };
 
-/// Reusable buffers of perceive() and speed(): the pass-1 row sums, and the
-/// Weidmann speed of the perceived density (WeidmannKernel). [Size: nx*ny]
+/// What the faces that read a cell take from it (faceSpeed()), computed
+/// once per cell by FaceReadingKernel: four faces read each cell, so the
+/// exponential, the flow's length and the divisions are not repeated per
+/// face.
+struct alignas(16) FaceReading {
+    float free = 0.f;   ///< weidmannSpeed() of the density there. [Units: m/s]
+    float blend = 0.f;  ///< faceSpeed()'s a: 0 where the face speed is fT (density <= rho_min, or a flow slower than eps). [Limit: 0..1]
+    float cx = 0.f, cy = 0.f;  ///< The flow's direction v / |v| (0 where blend is 0): cos(v, n) of the faces along +-x, +-y.
+};
+
+/// Reusable buffers of perceive() and speed(): the pass-1 row sums, and
+/// the faces' per-cell readings (FaceReadingKernel). [Size: nx*ny]
 struct PerceiveWorkspace {
     Field<WindowSums> rows;
-    Field<float> weidmann;  ///< [Units: m/s]
+    Field<FaceReading> reading;
 };
 
 /// Weight of the cell at offset @p d [cells] in a box window of half-width
@@ -84,6 +94,11 @@ CC_HD inline float windowWeight(int d, float reach) {
 
 /// Largest offset with a non-zero windowWeight. [Units: cells] [Limit: >= 0]
 CC_HD inline int windowCells(float reach) { return static_cast<int>(ceilf(reach + 0.5f)) - 1; }
+
+/// windowWeight(d, reach) for |d| <= m = windowCells(reach), given the end
+/// weight @p end = windowWeight(m, reach): every offset inside the ends
+/// weighs exactly 1 (reach + 0.5 - |d| > 1 there, since m < reach + 0.5).
+CC_HD inline float windowWeightIn(int d, int m, float end) { return d == m || d == -m ? end : 1.f; }
 
 /// Look-ahead of the faces for a perception radius R (SpeedParams::ahead):
 /// round(R / (2h)), at least 1. A face then reads the window centred about
@@ -118,8 +133,9 @@ struct PerceiveRowsKernel {
         const float* rr = &rho(i, j);
         const Vel2* vv = &velocity(i, j);
         const float* oo = openFraction.data ? &openFraction(i, j) : nullptr;
+        const float end = windowWeight(m, reach);
         for (int d = d0; d <= d1; ++d) {
-            const float w = windowWeight(d, reach), r = w * rr[d];
+            const float w = windowWeightIn(d, m, end), r = w * rr[d];
             const Vel2 v = vv[d];
             s.mass += r;
             s.mx += r * v.x;
@@ -144,9 +160,10 @@ struct PerceiveColumnsKernel {
         WindowSums s;
         // rows j - m .. j + m inside the grid, in a fixed order
         const int d0 = j - m < 0 ? -j : -m, d1 = j + m >= g.ny ? g.ny - 1 - j : m;
+        const float end = windowWeight(m, reach);
         for (int d = d0; d <= d1; ++d) {
             const int k = j + d;
-            const float w = windowWeight(d, reach);
+            const float w = windowWeightIn(d, m, end);
             const WindowSums r = rows(i, k);
             s.mass += w * r.mass;
             s.mx += w * r.mx;
@@ -160,6 +177,16 @@ struct PerceiveColumnsKernel {
 };
 
 // ---- face speed ---------------------------------------------------------------
+
+/// The last step of faceSpeed(): from the free speed fT, the blend a and
+/// c = cos(v_n, n), f = fT + a (fv - fT) with fv = max(fT min(1, 1 + c), eps).
+/// [Units: m/s]
+CC_HD inline float blendedFaceSpeed(const SpeedParams& p, float fT, float a, float c) {
+    // flow speed: fT unless walking against the flow (then down to eps)
+    const float fv = maxf(fT * minf(1.f, 1.f + c), p.eps);
+    // blend by density (Treuille eq. 10)
+    return fT + a * (fv - fT);
+}
 
 /// Speed of one face: Treuille et al. 2006 eq. 10 with the flow speed
 /// taken from the direction of the crowd ahead, not from its speed:
@@ -190,20 +217,44 @@ CC_HD inline float faceSpeed(const SpeedParams& p, float weidmannN, float rhoN, 
     // direction of the flow ahead against the face's
     const float sp = sqrtf(flowN.x * flowN.x + flowN.y * flowN.y);
     const float c = sp >= p.eps ? (flowN.x * nx + flowN.y * ny) / sp : 1.f;
-    // flow speed: fT unless walking against the flow (then down to eps)
-    const float fv = maxf(fT * minf(1.f, 1.f + c), p.eps);
-    // blend by density (Treuille eq. 10)
     const float a = rhoN >= p.rho_max ? 1.f : (rhoN - p.rho_min) / (p.rho_max - p.rho_min);
-    return fT + a * (fv - fT);
+    return blendedFaceSpeed(p, fT, a, c);
 }
 
-/// Per-cell Weidmann speed of the density the faces read, so the four faces
-/// that read a cell share one exponential (SpeedKernel::weidmann).
-struct WeidmannKernel {
+/// The reading of a cell of density @p rho [persons/m^2] and flow @p flow
+/// [m/s] (FaceReading). With it, faceSpeedOf() gives faceSpeed()'s bits for
+/// the axis normals: for n = (+-1, 0), flow . n / |v| is +-(v.x / |v|) up to
+/// the sign of a zero, which 1 + c does not see; where faceSpeed() takes
+/// c = 1 (a flow slower than eps), fv = fT and f = fT, as blend 0 gives.
+CC_HD inline FaceReading faceReading(const SpeedParams& p, float rho, Vel2 flow) {
+    FaceReading r;
+    r.free = weidmannSpeed(p, rho);
+    if (!(rho > p.rho_min)) return r;
+    const float sp = sqrtf(flow.x * flow.x + flow.y * flow.y);
+    if (!(sp >= p.eps)) return r;
+    r.cx = flow.x / sp;
+    r.cy = flow.y / sp;
+    r.blend = rho >= p.rho_max ? 1.f : (rho - p.rho_min) / (p.rho_max - p.rho_min);
+    return r;
+}
+
+/// Face speed from a cell's FaceReading @p r, @p c its cx or cy signed by
+/// the face's normal, @p terrainN the neighbour's terrain factor: faceSpeed()'s
+/// bits. [Units: m/s]
+CC_HD inline float faceSpeedOf(const SpeedParams& p, const FaceReading& r, float c, float terrainN) {
+    const float fT = maxf(r.free * terrainN, p.eps);
+    // blend 0: fT (sparse, or nobody walks there); a zero blend gives fT + 0
+    if (!(r.blend > 0.f)) return fT;
+    return blendedFaceSpeed(p, fT, r.blend, c);
+}
+
+/// Per-cell FaceReading of the density and flow the faces read.
+struct FaceReadingKernel {
     SpeedParams p;
-    View2<const float> rho;  ///< [Units: persons/m^2]
-    View2<float> out;        ///< weidmannSpeed(p, rho). [Units: m/s]
-    CC_HD void operator()(int i, int j) const { out(i, j) = weidmannSpeed(p, rho(i, j)); }
+    View2<const float> rho;   ///< [Units: persons/m^2]
+    View2<const Vel2> flow;   ///< [Units: m/s]
+    View2<FaceReading> out;
+    CC_HD void operator()(int i, int j) const { out(i, j) = faceReading(p, rho(i, j), flow(i, j)); }
 };
 
 /// Per-cell speed functor: writes the four face speeds of cell (i, j).
@@ -219,7 +270,7 @@ struct SpeedKernel {
     View2<const std::uint8_t> blocked;  ///< 1 = blocked. (null: none)
     View2<Face4> out;                   ///< [Units: m/s]
     View2<const std::uint8_t> closed;   ///< Closed faces, ccrowd/closed_faces.hpp bits. (null: none)
-    View2<const float> weidmann;        ///< weidmannSpeed of rho per cell (WeidmannKernel; null: computed per face). [Units: m/s]
+    View2<const FaceReading> reading;   ///< faceReading() of rho and meanVelocity per cell (FaceReadingKernel; null: computed per face).
 
     CC_HD bool open(int i, int j) const { return g.inside(i, j) && !(blocked.data && blocked(i, j)); }
 
@@ -232,10 +283,11 @@ struct SpeedKernel {
         int ai = i + p.ahead * di, aj = j + p.ahead * dj;
         ai = ai < 0 ? 0 : (ai >= g.nx ? g.nx - 1 : ai);
         aj = aj < 0 ? 0 : (aj >= g.ny ? g.ny - 1 : aj);
-        const Vel2 v = meanVelocity(ai, aj);
         const float t = terrain.data ? terrain(i + di, j + dj) : 1.f;
-        const float w = weidmann.data ? weidmann(ai, aj) : weidmannSpeed(p, rho(ai, aj));
-        return faceSpeed(p, w, rho(ai, aj), v, static_cast<float>(di), static_cast<float>(dj), t);
+        const FaceReading r = reading.data ? reading(ai, aj) : faceReading(p, rho(ai, aj), meanVelocity(ai, aj));
+        // cos(v, n) for n = (di, dj)
+        const float c = di > 0 ? r.cx : (di < 0 ? -r.cx : (dj > 0 ? r.cy : -r.cy));
+        return faceSpeedOf(p, r, c, t);
     }
 
     CC_HD void operator()(int i, int j) const {

@@ -144,8 +144,9 @@ void perceive(const Exec& ex, const GridInfo& g, const CellRange& box, float rad
 /// free speed of rho(a) times the neighbour's terrain factor. Faces towards blocked or outside
 /// cells, and faces closed in @p closed (SceneGrid::closed_faces; default: none), get eps.
 /// @p rho and @p meanVelocity are the splat's fields or perceive()'s. With
-/// @p ws (perceive()'s workspace) each cell's Weidmann speed is computed
-/// once, not once per face reading it (the same values).
+/// @p ws (perceive()'s workspace) what the faces read of each cell
+/// (FaceReading: its Weidmann speed, blend and flow direction) is computed
+/// once, not once per face reading it (the same bits).
 void speed(const Exec& ex, const GridInfo& g, const CellRange& box, const SpeedParams& p, View2<const float> rho,
            View2<const Vel2> meanVelocity, View2<const float> terrain, View2<const std::uint8_t> blocked,
            View2<Face4> speedOut, View2<const std::uint8_t> closed = {}, PerceiveWorkspace* ws = nullptr);

@@ -3,13 +3,17 @@
 /// grids with hand-computed values (Treuille et al. 2006 §4.2 and eq. 4;
 /// Weidmann 1993 with v0 = 1.34, gamma = 1.913, rho_jam = 5.4).
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "ccrowd/closed_faces.hpp"
 #include "ccrowd/eikonal.hpp"
 #include "ccrowd/field.hpp"
 #include "kernels/cost.hpp"
@@ -203,6 +207,88 @@ TEST_P(SpeedStage, OnlyTheBoxIsWritten) {
             const bool in = i >= 1 && i < 3 && j >= 1 && j < 3;
             EXPECT_EQ(c.out(i, j).e, in ? 1.34f : -1.f) << i << "," << j;
         }
+}
+
+/// Bits of a float (to compare results exactly).
+std::uint32_t bitsOf(float v) {
+    std::uint32_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+TEST(SpeedStage, FaceReadingsGiveTheBitsOfFaceSpeed) {
+    // the face speed as faceSpeed() gives it, straight from the density and
+    // flow ahead (the speed stage before per-cell readings)
+    auto reference = [](const SpeedCase& c, const Field<std::uint8_t>& closed, int i, int j, int di, int dj) {
+        const int ni = i + di, nj = j + dj;
+        if (!c.g.inside(i, j) || c.blocked(i, j)) return c.p.eps;
+        if (!c.g.inside(ni, nj) || c.blocked(ni, nj) || (closed(i, j) & closedFaceBit(di, dj))) return c.p.eps;
+        const int ai = std::clamp(i + c.p.ahead * di, 0, c.g.nx - 1), aj = std::clamp(j + c.p.ahead * dj, 0, c.g.ny - 1);
+        const float r = c.rho(ai, aj);
+        return sim::faceSpeed(c.p, sim::weidmannSpeed(c.p, r), r, c.mv(ai, aj), static_cast<float>(di),
+                              static_cast<float>(dj), c.terrain(ni, nj));
+    };
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(0.f, 1.f);
+    const Exec ex{Backend::Cpu, 2};
+    for (int ahead = 1; ahead <= 3; ++ahead) {
+        SpeedCase c(48, 40);
+        c.p.ahead = ahead;
+        Field<std::uint8_t> closed(c.g.nx, c.g.ny, 0);
+        for (int j = 0; j < c.g.ny; ++j)
+            for (int i = 0; i < c.g.nx; ++i) {
+                // densities at and around rho_min and rho_max, empty and jammed
+                const float kinds[] = {0.f, c.p.rho_min, c.p.rho_max, std::nextafter(c.p.rho_min, 9.f), 6.f * u(rng),
+                                       6.f * u(rng), 6.f * u(rng), 9.f};
+                c.rho(i, j) = kinds[rng() % 8];
+                // flows: at rest, signed zeros, just below and at eps, along an axis, anywhere
+                const float s = 2.4f * u(rng) - 1.2f, t = 2.4f * u(rng) - 1.2f;
+                const Vel2 flows[] = {Vel2{0.f, 0.f}, Vel2{-0.f, 0.f}, Vel2{0.f, -0.f}, Vel2{0.5f * c.p.eps, 0.f},
+                                      Vel2{c.p.eps, 0.f}, Vel2{0.f, -c.p.eps}, Vel2{s, 0.f}, Vel2{0.f, t},
+                                      Vel2{s, t}, Vel2{s, t}};
+                c.mv(i, j) = flows[rng() % 10];
+                c.terrain(i, j) = rng() % 4 ? 1.f : 1.5f * u(rng);
+                c.blocked(i, j) = rng() % 13 == 0;
+                closed(i, j) = rng() % 5 == 0 ? static_cast<std::uint8_t>(rng() % 16) : 0;
+            }
+        // with per-cell readings (the simulation's path) and without (a reading per face)
+        sim::PerceiveWorkspace ws;
+        for (sim::PerceiveWorkspace* w : {&ws, static_cast<sim::PerceiveWorkspace*>(nullptr)}) {
+            sim::speed(ex, c.g, CellRange{0, 0, c.g.nx, c.g.ny}, c.p, c.rho.view(ex), c.mv.view(ex), c.terrain.view(ex),
+                       c.blocked.view(ex), c.out.view(ex), closed.view(ex), w);
+            int wrong = 0;
+            for (int j = 0; j < c.g.ny; ++j)
+                for (int i = 0; i < c.g.nx; ++i) {
+                    const Face4 f = c.out(i, j);
+                    wrong += bitsOf(f.e) != bitsOf(reference(c, closed, i, j, 1, 0));
+                    wrong += bitsOf(f.n) != bitsOf(reference(c, closed, i, j, 0, 1));
+                    wrong += bitsOf(f.w) != bitsOf(reference(c, closed, i, j, -1, 0));
+                    wrong += bitsOf(f.s) != bitsOf(reference(c, closed, i, j, 0, -1));
+                }
+            EXPECT_EQ(wrong, 0) << "ahead " << ahead << (w ? ", per-cell readings" : ", a reading per face");
+        }
+    }
+}
+
+TEST(SpeedStage, WindowWeightsInsideTheEndsAreExactlyOne) {
+    // reaches on and next to the half-integers where the window gains a cell, and anywhere
+    std::vector<float> reaches;
+    for (int k = 0; k <= 400; ++k) {
+        const float at = 0.5f * static_cast<float>(k);
+        reaches.insert(reaches.end(), {at, std::nextafter(at, 0.f), std::nextafter(at, 1e9f)});
+    }
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(0.f, 400.f);
+    for (int k = 0; k < 2000; ++k) reaches.push_back(u(rng));
+    int wrong = 0, cells = 0;
+    for (float reach : reaches) {
+        const int m = sim::windowCells(reach);
+        const float end = sim::windowWeight(m, reach);
+        EXPECT_GT(end, 0.f) << "reach " << reach;
+        EXPECT_EQ(sim::windowWeight(m + 1, reach), 0.f) << "reach " << reach;
+        for (int d = -m; d <= m; ++d, ++cells) wrong += bitsOf(sim::windowWeightIn(d, m, end)) != bitsOf(sim::windowWeight(d, reach));
+    }
+    EXPECT_EQ(wrong, 0) << "of " << cells << " offsets";
 }
 
 // ---- cost ------------------------------------------------------------------

@@ -313,7 +313,7 @@ std::size_t Simulation::gridBytes() const {
     total += m.walls.bytes();
     for (const Field<float>* f : {&m.density, &m.pressure, &m.perceivedDensity}) total += bytes(*f);
     for (const Field<sim::Vel2>* f : {&m.meanVelocity, &m.perceivedVelocity}) total += bytes(*f);
-    total += bytes(m.speed) + bytes(m.cost) + bytes(m.perceiveWs.rows) + bytes(m.perceiveWs.weidmann);
+    total += bytes(m.speed) + bytes(m.cost) + bytes(m.perceiveWs.rows) + bytes(m.perceiveWs.reading);
     for (std::size_t k = 0; k < m.potential.size(); ++k) total += bytes(m.potential[k]) + bytes(m.desired[k]);
     total += m.agents.goalMaskBytes();
     total += m.solver.workspaceBytes();
