@@ -29,6 +29,21 @@ CC_HD inline float faceGradient(const GridInfo& g, View2<const float> p, View2<c
     return ap > 0.f ? ap * (p(i, j) - p(im, jm)) / g.h : 0.f;
 }
 
+/// Both face gradients of cell (i, j), its W face (x: faceGradient<0>) and
+/// its S face (y: faceGradient<1>), per cell of the pressure's grid, so
+/// that the agents standing around a face (AgentVelocityKernel: four faces
+/// per axis and agent) do not evaluate it again each. [Units: m/s]
+struct FaceGradientKernel {
+    GridInfo g;
+    View2<const float> p;                ///< Pressure. [Units: m^2/s]
+    View2<const std::uint8_t> blocked;
+    View2<const Face4> aperture;         ///< Open fraction of faces (null: 1 between open cells).
+    View2<Vel2> out;                     ///< x: W face, y: S face. [Units: m/s]
+    CC_HD void operator()(int i, int j) const {
+        out(i, j) = Vel2{faceGradient<0>(g, p, blocked, aperture, i, j), faceGradient<1>(g, p, blocked, aperture, i, j)};
+    }
+};
+
 /// Agent velocity (Narain 2009 §4, FLIP-style): v = preferred + correction,
 /// correction = -grad p interpolated from the cell faces as a MAC grid does
 /// (x from the x-faces, linear across them and between rows; y likewise),
@@ -40,6 +55,17 @@ struct AgentVelocityKernel {
     View2<const float> p;                ///< Pressure. [Units: m^2/s]
     View2<const std::uint8_t> blocked;
     View2<const Face4> aperture;         ///< Open fraction of faces (null: 1 between open cells).
+    View2<const Vel2> gradient;          ///< FaceGradientKernel's faces (null: each face computed where read). [Units: m/s]
+
+    /// faceGradient<AXIS>(fi, fj), from @p gradient when given: the face at
+    /// the grid's far edge (fi = nx, fj = ny), outside it, is 0 as
+    /// faceGradient gives it. [Units: m/s]
+    template <int AXIS>
+    CC_HD float face(int fi, int fj) const {
+        if (!gradient.data) return faceGradient<AXIS>(g, p, blocked, aperture, fi, fj);
+        if (AXIS == 0) return fi < g.nx ? gradient(fi, fj).x : 0.f;
+        return fj < g.ny ? gradient(fi, fj).y : 0.f;
+    }
 
     /// -dp/dx (AXIS 0) or -dp/dy (AXIS 1) at (x, y): bilinear over the
     /// faces normal to the axis (face k at o + k h along it, cell centres
@@ -61,7 +87,7 @@ struct AgentVelocityKernel {
             const float w = (da ? ta : 1.f - ta) * (dc ? tc : 1.f - tc);
             if (!(w > 0.f)) continue;
             const int fi = AXIS == 0 ? ka + da : kc + dc, fj = AXIS == 0 ? kc + dc : ka + da;
-            sum += w * faceGradient<AXIS>(g, p, blocked, aperture, fi, fj);
+            sum += w * face<AXIS>(fi, fj);
         }
         return -sum;
     }

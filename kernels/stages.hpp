@@ -243,8 +243,11 @@ PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& box, 
 /// cells (v = p_pref - grad p, Narain 2009 §4), clamped to vmax; written to
 /// a.vx, a.vy. @p g is the pressure's grid (the UIC's coarse grid);
 /// @p aperture its faces' open fractions (null: 1 between open cells).
+/// With @p gradient (a buffer of @p g's size) each face's gradient is
+/// computed once there and read by the agents around it (the same bits);
+/// without, every agent computes the eight faces it reads.
 void agentVelocity(const Exec& ex, const AgentViews& a, const GridInfo& g, View2<const float> pressureIn,
-                   View2<const std::uint8_t> blocked, View2<const Face4> aperture);
+                   View2<const std::uint8_t> blocked, View2<const Face4> aperture, View2<Vel2> gradient = {});
 
 /// Moves every agent by v dt without crossing a wall edge of @p walls (the
 /// scene's true walls, walls.hpp): a move that meets a wall stops short of

@@ -23,6 +23,7 @@ namespace ccrowd::test {
 namespace {
 
 using sim::AgentViews;
+using sim::Face4;
 
 using Agents = TestCrowd;
 
@@ -119,6 +120,55 @@ TEST_P(AgentsStage, NoPressureCorrectionThroughWallsOrTheGridEdge) {
     EXPECT_NEAR(a.vx[1], 0.5f, 1e-5f);
     EXPECT_NEAR(a.vy[1], 0.15f, 1e-5f);
     EXPECT_NEAR(a.vx[2], 0.4f, 1e-5f);
+}
+
+TEST_P(AgentsStage, FaceGradientsOncePerFaceGiveTheBitsOfEightPerAgent) {
+    // random walls, pressures and face apertures; agents anywhere, on
+    // faces, on the grid's edges and outside it: with the per-face buffer
+    // every agent's velocity must have the bits it has without
+    const Exec ex = GetParam();
+    std::mt19937 rng(11);
+    World w = wallWorld(rng);
+    std::uniform_real_distribution<float> u(0.f, 1.f);
+    // the border ring mostly open: faces at the grid's edges between open cells
+    for (int j = 0; j < w.g.ny; ++j)
+        for (int i = 0; i < w.g.nx; ++i)
+            if ((i == 0 || j == 0 || i == w.g.nx - 1 || j == w.g.ny - 1) && u(rng) < 0.8f) w.blocked(i, j) = 0;
+    Field<Face4> aperture(w.g.nx, w.g.ny, Face4{1.f, 1.f, 1.f, 1.f});
+    for (int j = 0; j < w.g.ny; ++j)
+        for (int i = 0; i < w.g.nx; ++i) {
+            w.p(i, j) = u(rng) < 0.2f ? 0.f : 5.f * u(rng);
+            if (u(rng) < 0.3f) aperture(i, j) = Face4{u(rng), u(rng) < 0.5f ? 0.f : 1.f, u(rng), u(rng)};
+        }
+    const float x0 = w.g.ox, y0 = w.g.oy, wx = w.g.nx * w.g.h, wy = w.g.ny * w.g.h;
+    auto crowd = [&](std::uint32_t seed) {
+        std::mt19937 r(seed);
+        std::uniform_real_distribution<float> v(0.f, 1.f);
+        Agents a;
+        for (int k = 0; k < 4000; ++k) {
+            float x = x0 - 0.5f + (wx + 1.f) * v(r), y = y0 - 0.5f + (wy + 1.f) * v(r);
+            if (k % 4 == 1) x = x0 + w.g.h * static_cast<float>(r() % (w.g.nx + 1));  // on an x-face or an edge
+            if (k % 4 == 2) y = y0 + w.g.h * static_cast<float>(r() % (w.g.ny + 1));  // on a y-face or an edge
+            a.add(x, y, 0.f, 0.f, 2.f * v(r) - 1.f, 2.f * v(r) - 1.f, 1.34f + 5.f * v(r));
+        }
+        return a;
+    };
+    if (ex.backend == Backend::Cuda) { w.p.upload(); w.blocked.upload(); aperture.upload(); }
+    Agents each = crowd(5), once = crowd(5);
+    sim::agentVelocity(ex, each.views(ex), w.g, w.p.view(ex), w.blocked.view(ex), aperture.view(ex));
+    Field<sim::Vel2> gradient(w.g.nx, w.g.ny);
+    if (ex.backend == Backend::Cuda) gradient.upload();
+    sim::agentVelocity(ex, once.views(ex), w.g, w.p.view(ex), w.blocked.view(ex), aperture.view(ex), gradient.view(ex));
+    each.fetch(ex);
+    once.fetch(ex);
+    int wrong = 0, corrected = 0;
+    for (int k = 0; k < each.size(); ++k) {
+        wrong += std::memcmp(&each.vx[k], &once.vx[k], sizeof(float)) != 0 || std::memcmp(&each.vy[k], &once.vy[k], sizeof(float)) != 0;
+        corrected += each.vx[k] != each.px[k] || each.vy[k] != each.py[k];
+    }
+    EXPECT_EQ(wrong, 0);
+    // the pressure did correct most agents
+    EXPECT_GT(corrected, 2000);
 }
 
 TEST_P(AgentsStage, AdvectMovesByVelocityTimesDt) {

@@ -29,11 +29,12 @@ public:
         meanPreferred_.assign(s.grid.nx, s.grid.ny, Vel2{});
         uicVelocity_.assign(ug_.nx, ug_.ny, Vel2{});
         corrected_.assign(ug_.nx, ug_.ny, Vel2{});
+        faceGradient_.assign(ug_.nx, ug_.ny, Vel2{});
         uicDensity_.assign(ug_.nx, ug_.ny, 0.f);
         uicPressure_.assign(ug_.nx, ug_.ny, 0.f);
         uicBlocked_.assign(ug_.nx, ug_.ny, 0);
         uicAperture_.assign(ug_.nx, ug_.ny, Face4{});
-        for (Field<Vel2>* f : {&meanPreferred_, &uicVelocity_, &corrected_}) f->toDevice(s.ex);
+        for (Field<Vel2>* f : {&meanPreferred_, &uicVelocity_, &corrected_, &faceGradient_}) f->toDevice(s.ex);
         for (Field<float>* f : {&uicDensity_, &uicPressure_}) f->toDevice(s.ex);
         uicBlocked_.toDevice(s.ex);
         uicAperture_.toDevice(s.ex);
@@ -52,7 +53,7 @@ public:
         return (separateWs_.x.vector().capacity() + separateWs_.y.vector().capacity()) * sizeof(float);
     }
     std::size_t gridBufferBytes() const override {
-        return (meanPreferred_.size() + uicVelocity_.size() + corrected_.size()) * sizeof(Vel2) +
+        return (meanPreferred_.size() + uicVelocity_.size() + corrected_.size() + faceGradient_.size()) * sizeof(Vel2) +
                (uicDensity_.size() + uicPressure_.size()) * sizeof(float) + uicBlocked_.size() +
                uicAperture_.size() * sizeof(Face4) +
                static_cast<std::size_t>(pressureWs_.residual.size()) * sizeof(float) +
@@ -97,7 +98,8 @@ private:
     /// advect (never across a wall).
     void runAgents(SimState& s) {
         const AgentViews a = s.agents.views();
-        agentVelocity(s.ex, a, ug_, uicPressure_.view(s.ex), uicBlocked_.view(s.ex), uicAperture_.view(s.ex));
+        agentVelocity(s.ex, a, ug_, uicPressure_.view(s.ex), uicBlocked_.view(s.ex), uicAperture_.view(s.ex),
+                      faceGradient_.view(s.ex));
         // bodies (centre + the largest radius) stay clear of walls and the grid's edge
         advect(s.ex, a, wallView(s.ex, s.gi, s.walls), s.scene.params.dt, largestBodyRadius(s.scene));
     }
@@ -113,6 +115,7 @@ private:
     GridInfo ug_;                           ///< The UIC grid (uic_grid.hpp).
     Field<Vel2> meanPreferred_;             ///< Fine splat of the preferred velocities.
     Field<Vel2> uicVelocity_, corrected_;   ///< UIC grid: mean preferred and corrected velocity.
+    Field<Vel2> faceGradient_;              ///< UIC grid: pressure gradient across each cell's W and S face (agents stage).
     Field<float> uicDensity_, uicPressure_; ///< UIC grid: density and pressure.
     Field<std::uint8_t> uicBlocked_;        ///< UIC grid: cells with (almost) no open area.
     Field<Face4> uicAperture_;              ///< UIC grid: open fraction of each face.
