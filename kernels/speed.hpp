@@ -188,6 +188,13 @@ CC_HD inline float blendedFaceSpeed(const SpeedParams& p, float fT, float a, flo
     return fT + a * (fv - fT);
 }
 
+/// Treuille 2006 eq. 10's blend a = (rho - rho_min) / (rho_max - rho_min)
+/// of a density @p rho above rho_min [persons/m^2], 1 from rho_max on.
+/// [Limit: 0..1]
+CC_HD inline float densityBlend(const SpeedParams& p, float rho) {
+    return rho >= p.rho_max ? 1.f : (rho - p.rho_min) / (p.rho_max - p.rho_min);
+}
+
 /// Speed of one face: Treuille et al. 2006 eq. 10 with the flow speed
 /// taken from the direction of the crowd ahead, not from its speed:
 ///   fT = Weidmann(rho_n) x terrain (at least eps)
@@ -217,8 +224,7 @@ CC_HD inline float faceSpeed(const SpeedParams& p, float weidmannN, float rhoN, 
     // direction of the flow ahead against the face's
     const float sp = sqrtf(flowN.x * flowN.x + flowN.y * flowN.y);
     const float c = sp >= p.eps ? (flowN.x * nx + flowN.y * ny) / sp : 1.f;
-    const float a = rhoN >= p.rho_max ? 1.f : (rhoN - p.rho_min) / (p.rho_max - p.rho_min);
-    return blendedFaceSpeed(p, fT, a, c);
+    return blendedFaceSpeed(p, fT, densityBlend(p, rhoN), c);
 }
 
 /// The reading of a cell of density @p rho [persons/m^2] and flow @p flow
@@ -234,7 +240,7 @@ CC_HD inline FaceReading faceReading(const SpeedParams& p, float rho, Vel2 flow)
     if (!(sp >= p.eps)) return r;
     r.cx = flow.x / sp;
     r.cy = flow.y / sp;
-    r.blend = rho >= p.rho_max ? 1.f : (rho - p.rho_min) / (p.rho_max - p.rho_min);
+    r.blend = densityBlend(p, rho);
     return r;
 }
 
