@@ -285,7 +285,8 @@ CC_HD inline ConfinedMove escapeAndMove(const WallView& w, float x, float y, flo
 /// confined by the other walls (moveConfined). Two walls closer than 2
 /// clearance cannot both be cleared; the centre then ends between them.
 CC_HD inline void keepClearOfWalls(const WallView& w, float clearance, float& x, float& y) {
-    if (!(clearance > 0.f)) return;
+    // no wall edge within the index's reach of the cell (most of the floor): nothing is near
+    if (!(clearance > 0.f) || w.clearAt(x, y)) return;
     for (int pass = 0; pass < kClearancePasses; ++pass) {
         const WallNear n = nearestWall(w, x, y);
         if (!(n.d < INFINITY) || (!n.inside && !(n.d < clearance))) return;
