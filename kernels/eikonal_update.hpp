@@ -58,15 +58,17 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
         if (A == B) return eikonalIsotropic(a, b, A);
         return minf(minf(a + A, b + B), eikonalTwoSided(a, A, b, B));
     }
-    // anisotropic: per axis the neighbour with the lower one-sided value
+    // anisotropic: in y the neighbour with the lower one-sided value, in x
+    // both: the lower of the two pairs' roots is the root of the x term's
+    // max (so no x neighbour is chosen, and a sweep along x, whose cells
+    // each wait for the one before, need not wait for that choice)
     const float hE = c.e * h, hW = c.w * h, hN = c.n * h, hS = c.s * h;
-    const bool east = pE + hE <= pW + hW, north = pN + hN <= pS + hS;
-    const float a = east ? pE : pW, A = east ? hE : hW, a2 = east ? pW : pE, A2 = east ? hW : hE;
+    const bool north = pN + hN <= pS + hS;
     const float b = north ? pN : pS, B = north ? hN : hS, b2 = north ? pS : pN, B2 = north ? hS : hN;
-    const float r = minf(minf(a + A, b + B), eikonalTwoSided(a, A, b, B));
-    // r is the root when the chosen lines dominate at r (then the Godunov
-    // sum equals the chosen pair's, which is 1 at r); else try every pair
-    if ((r - a2) * A <= (r - a) * A2 && (r - b2) * B <= (r - b) * B2) return r;
+    const float r = minf(minf(minf(pE + hE, pW + hW), b + B), minf(eikonalTwoSided(pE, hE, b, B), eikonalTwoSided(pW, hW, b, B)));
+    // r is the root when the chosen y line dominates at r (then the Godunov
+    // sum equals the pairs', one of which is 1 at r); else try every pair
+    if ((r - b2) * B <= (r - b) * B2) return r;
     const float one = minf(minf(pE + hE, pW + hW), minf(pN + hN, pS + hS));
     const float ne = minf(eikonalTwoSided(pE, hE, pN, hN), eikonalTwoSided(pE, hE, pS, hS));
     const float nw = minf(eikonalTwoSided(pW, hW, pN, hN), eikonalTwoSided(pW, hW, pS, hS));
@@ -85,9 +87,10 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
 /// faces of an axis cost the same, the pair is the smaller neighbour of each
 /// axis (the usual "argmin per axis" rule) and one root suffices (and when
 /// all four faces cost the same, eikonalIsotropic needs no division).
-/// Otherwise the argmin-per-axis root is kept when the chosen neighbours'
-/// terms dominate the others' at that value (so it is the Godunov root), and
-/// all four pairs are tried when they do not: the update stays monotone in
+/// Otherwise the lower of the roots of the pairs (E, y) and (W, y), y the
+/// y neighbour of lower one-sided value, is kept when y's term dominates
+/// the other y neighbour's at that value (so it is the Godunov root), and
+/// all four pairs are tried when it does not: the update stays monotone in
 /// the neighbours (needed for FIM and FMM to reach the same, unique solution).
 /// A face of cost +inf is closed (SceneGrid::closed_faces: a thin wall or a
 /// gap narrower than a body): its neighbour counts as unknown.

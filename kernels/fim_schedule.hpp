@@ -396,21 +396,29 @@ struct FimSweepCell {
         if (aboveDiag(n.se)) mark<1, -1>(i, j, v, back);
     }
 
-    CC_HD CC_FORCEINLINE void operator()(int i, int j) const {
+    /// Visits cell (i, j), reading its neighbour (i - DI, j) from memory.
+    CC_HD CC_FORCEINLINE void operator()(int i, int j) const { visit(i, j, m.phi[i - DI + j * m.pitch]); }
+
+    /// Visits cell (i, j) with @p prev, the value of its neighbour
+    /// (i - DI, j), handed over in a register by a team that has just
+    /// visited that cell (FimRowTeam: the next cell's update then need not
+    /// wait for this one's store to reach the load). Returns the cell's
+    /// value after the visit.
+    CC_HD CC_FORCEINLINE float visit(int i, int j, float prev) const {
         // locals: the state stores below are byte stores, which may alias
         // anything, so members and neighbours read once stay in registers
         const int pitch = m.pitch;
         const int q = i + j * pitch;
         FimState* st = m.state + q;
+        float* p = m.phi + q;
         const FimState mine = *st;
-        if (!(mine & kBit)) return;
+        if (!(mine & kBit)) return *p;
         *st = static_cast<FimState>(mine & ~kBit);
         // the eight neighbours, and the triangles that may carry the front:
         // axis neighbour open, its face towards the diagonal open (a face
         // between two cells as the lower or left cell's bit holds it)
-        float* p = m.phi + q;
         EikonalStencil n;
-        n.e = p[1]; n.w = p[-1]; n.n = p[pitch]; n.s = p[-pitch];
+        n.e = DI > 0 ? p[1] : prev; n.w = DI > 0 ? prev : p[-1]; n.n = p[pitch]; n.s = p[-pitch];
         n.ne = n.nw = n.sw = n.se = INFINITY;
         n.tri = 0u;
         if (DIAG) {
@@ -431,7 +439,7 @@ struct FimSweepCell {
             // raise (warm start): a value below what its neighbours now give
             // is unsupported; it goes to +inf, and the neighbours above it
             // (only those can have rested on it) are checked in turn
-            if (!(nw - old > eikonalTolerance(old, m.tol, m.cell))) return;  // (nw may be +inf: all support gone)
+            if (!(nw - old > eikonalTolerance(old, m.tol, m.cell))) return old;  // (nw may be +inf: all support gone)
             *p = INFINITY;
             *st = static_cast<FimState>(*st | kFimLower);
             v = old;
@@ -439,13 +447,14 @@ struct FimSweepCell {
         } else {
             // lower: keep the minimum; a significant drop lets the neighbours
             // above the new value drop in turn
-            if (!(nw < old)) return;
+            if (!(nw < old)) return old;
             *p = nw;
-            if (!(old - nw > eikonalTolerance(nw, m.tol, m.cell))) return;
+            if (!(old - nw > eikonalTolerance(nw, m.tol, m.cell))) return nw;
             v = nw;
             markAbove(i, j, n, v, false, back);
         }
         if (back) { *behind = true; *behindMin = minf(*behindMin, v); }
+        return MODE == kFimRaising ? INFINITY : v;
     }
 };
 
@@ -494,7 +503,9 @@ struct FimRowTeam {
             // a row is only marked by the rows before it and by its own cells:
             // with no dirty cell on arrival, nothing in it runs
             if (!f.rowHasDirty(j)) continue;
-            for (int ii = 0; ii < w; ++ii) f(DI > 0 ? ii : w - 1 - ii, j);
+            // each cell's value goes on to the next in a register
+            float prev = f.m.phi[(DI > 0 ? -1 : w) + j * f.m.pitch];
+            for (int ii = 0; ii < w; ++ii) prev = f.visit(DI > 0 ? ii : w - 1 - ii, j, prev);
         }
     }
     CC_HD bool any(bool x) const { return x; }

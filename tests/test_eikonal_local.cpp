@@ -16,6 +16,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -310,6 +311,54 @@ TEST(EikonalLocal, ResultNotBelowTheUpwindNeighboursUsed) {
                                << " N " << p.n << " S " << p.s;
         }
     }
+}
+
+/// Root of the Godunov definition with a cost per face (DESIGN.md §5, seed
+/// 003 eq. (7)-(8)), any costs: the smallest r with
+///   max((r - E)/(C_E h), (r - W)/(C_W h), 0)^2 + max((r - N)/(C_N h), (r - S)/(C_S h), 0)^2 = 1,
+/// by bisection in double (the left side rises with r), +inf when no
+/// neighbour is known.
+double godunovRoot(const Neigh& p, const FaceCost& c, float h) {
+    const double v[4] = {p.e, p.w, p.n, p.s}, w[4] = {c.e * h, c.w * h, c.n * h, c.s * h};
+    double lo = std::numeric_limits<double>::infinity(), hi = lo;
+    for (int k = 0; k < 4; ++k)
+        if (std::isfinite(v[k])) { lo = std::min(lo, v[k]); hi = std::min(hi, v[k] + w[k]); }
+    if (!std::isfinite(lo)) return lo;
+    auto g = [&](double r) {
+        double sum = 0;
+        for (int axis = 0; axis < 2; ++axis) {
+            double q = 0;
+            for (int k = 2 * axis; k < 2 * axis + 2; ++k)
+                if (std::isfinite(v[k])) q = std::max(q, (r - v[k]) / w[k]);
+            sum += q * q;
+        }
+        return sum;
+    };
+    for (int it = 0; it < 200; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        (g(mid) < 1.0 ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+TEST(EikonalLocal, AnisotropicMatchesTheGodunovDefinition) {
+    // every face its own cost: the update is the definition's root, whichever
+    // neighbour of each axis turns out upwind at it
+    Sampler smp(33u, false);
+    int far = 0;
+    std::ostringstream first;
+    for (int k = 0; k < 200000; ++k) {
+        smp.next();
+        const double want = godunovRoot(smp.p, smp.c, smp.h);
+        const float got = update(smp.p, smp.c, smp.h);
+        if (!std::isfinite(want)) { ASSERT_EQ(got, kInf); continue; }
+        const double tol = 1e-6 * roundingScale(smp.p, smp.c, smp.h);
+        if (std::fabs(got - want) > tol && far++ == 0)
+            first << "E " << smp.p.e << " W " << smp.p.w << " N " << smp.p.n << " S " << smp.p.s << ", costs e "
+                  << smp.c.e << " w " << smp.c.w << " n " << smp.c.n << " s " << smp.c.s << ", h " << smp.h << ": got "
+                  << got << ", the definition's root " << want;
+    }
+    EXPECT_EQ(far, 0) << "of 200000 samples; first: " << first.str();
 }
 
 /// Lowering any neighbour (or making an unknown one known) never raises the result.
