@@ -67,12 +67,10 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
     const float b = north ? pN : pS, B = north ? hN : hS, b2 = north ? pS : pN, B2 = north ? hS : hN;
     const float r = minf(minf(minf(pE + hE, pW + hW), b + B), minf(eikonalTwoSided(pE, hE, b, B), eikonalTwoSided(pW, hW, b, B)));
     // r is the root when the chosen y line dominates at r (then the Godunov
-    // sum equals the pairs', one of which is 1 at r); else try every pair
+    // sum equals the pairs', one of which is 1 at r); else every pair: r
+    // holds those of y, the other y neighbour's are added
     if ((r - b2) * B <= (r - b) * B2) return r;
-    const float one = minf(minf(pE + hE, pW + hW), minf(pN + hN, pS + hS));
-    const float ne = minf(eikonalTwoSided(pE, hE, pN, hN), eikonalTwoSided(pE, hE, pS, hS));
-    const float nw = minf(eikonalTwoSided(pW, hW, pN, hN), eikonalTwoSided(pW, hW, pS, hS));
-    return minf(one, minf(ne, nw));
+    return minf(minf(r, b2 + B2), minf(eikonalTwoSided(pE, hE, b2, B2), eikonalTwoSided(pW, hW, b2, B2)));
 }
 
 /// Potential of cell M from its four neighbours' potentials (+inf when
@@ -90,7 +88,7 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
 /// Otherwise the lower of the roots of the pairs (E, y) and (W, y), y the
 /// y neighbour of lower one-sided value, is kept when y's term dominates
 /// the other y neighbour's at that value (so it is the Godunov root), and
-/// all four pairs are tried when it does not: the update stays monotone in
+/// all four pairs count when it does not: the update stays monotone in
 /// the neighbours (needed for FIM and FMM to reach the same, unique solution).
 /// A face of cost +inf is closed (SceneGrid::closed_faces: a thin wall or a
 /// gap narrower than a body): its neighbour counts as unknown.
