@@ -8,11 +8,13 @@
 #   bash bench/gpu_suite.sh [SECONDS [SECTION...]]
 #
 # SECONDS: the call's budget (default 420). SECTIONs, in the order given
-# (default: tests eikonal step scenes python all-tests validate):
+# (default: tests eikonal step models scenes python all-tests validate):
 #   tests      every per-backend test's cuda instance, the FIM's, EGL's (tests_cuda.log)
 #   eikonal    bench eikonal, 256/1024/4096, CPU 1 and all threads, FMM, fim-cuda (eikonal.csv)
 #   eikonal8   the same with the 8-neighbour stencil, --stencil 8 (eikonal8.csv)
 #   step       bench step, synthetic 100k..10M agents on CUDA, 100k and 1M on the CPU (step.csv)
+#   models     bench step with each operational model (uic, social_force, orca, zones), 100k and 1M agents,
+#              CUDA, then 100k on the CPU (models.csv): issue 14's 5 ms at 1M, bytes per agent per model
 #   scenes     bench step on the default and eight-group scenes, both backends, warm start both (scene_step.csv)
 #   python     pytest of the Python API on CUDA and the CPU (python.log); needs the CUDA build's
 #              extension for the machine's Python in .pycuda/ccrowd (with python/ccrowd's .py files;
@@ -26,12 +28,13 @@
 #              active region, search in smoke, social units): 200 steps with snapshots of every field on CUDA
 #              and on the CPU, exit status and head counts side by side (features.log)
 #   'FILTER'   anything else: a gtest filter for the test binary (filtered.log)
-# Logs go to $OUT (else ./gpu-logs); at most 8 files come back from a device call.
+# Logs go to $OUT (else ./gpu-logs); at most 8 files come back from a device call (the default
+# sections write 8, 9 with python's log: then run validate in a call of its own).
 set -uo pipefail
 budget=${1:-420}
 shift || true
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(tests eikonal step scenes python all-tests validate)
+[ ${#sections[@]} -eq 0 ] && sections=(tests eikonal step models scenes python all-tests validate)
 start=$(date +%s)
 out=${OUT:-$PWD/gpu-logs}; mkdir -p "$out"
 export OUT=$out OMP_WAIT_POLICY=passive
@@ -68,6 +71,11 @@ for s in "${sections[@]}"; do
         --cells 512,1024,2048,4096 --groups 4 --steps 10 --warmup 3 --format csv 2>&1 | tee "$out/step.csv"
       timeout "$(left 60)" "$X" bench step --backend cpu --agents 100000,1000000 --cells 512,1024 --groups 4 --steps 5 \
         --warmup 2 --format csv 2>&1 | tail -n +2 | tee -a "$out/step.csv" ;;
+    models)
+      timeout "$(left 90)" "$X" bench step --backend cuda --agents 100000,1000000 --cells 512,1024 --groups 4 \
+        --local uic,social_force,orca,zones --steps 10 --warmup 3 --format csv 2>&1 | tee "$out/models.csv"
+      timeout "$(left 60)" "$X" bench step --backend cpu --agents 100000 --cells 512 --groups 4 \
+        --local uic,social_force,orca,zones --steps 5 --warmup 2 --format csv 2>&1 | grep -v '^agents,' | tee -a "$out/models.csv" ;;
     scenes)
       for b in cuda cpu; do
         timeout "$(left 40)" "$X" bench step --backend $b --scene scenes/default.json --scene scenes/eight_groups.json \
