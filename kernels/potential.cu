@@ -7,11 +7,16 @@
 /// otherwise.
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
+
+#include <omp.h>
 
 #include "ccrowd/config.hpp"
 #include "ccrowd/eikonal.hpp"
@@ -270,24 +275,57 @@ struct PhaseRun {
     std::vector<int> quietAfter;  ///< Per field: phases after which it had no active tile or was held (0: never).
 };
 
+/// Barrier of the FIM's phase loop: the threads spin for a while, then
+/// yield, but never sleep in the kernel. A phase lasts a fraction of a
+/// millisecond; under OMP_WAIT_POLICY=passive an OpenMP region per phase put
+/// the second thread to sleep after each one, and waking it cost about a
+/// fifth of obstacles 1024^2 on 2 threads
+/// (bench/results/fim_chain_2026-11-29_cpu2.md). Yielding, not spinning
+/// forever, keeps a machine with more threads than cores moving.
+class PhaseBarrier {
+public:
+    explicit PhaseBarrier(int threads) : threads_(threads) {}
+    void wait() {
+        const unsigned g = generation_.load(std::memory_order_acquire);
+        if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
+            arrived_.store(0, std::memory_order_relaxed);
+            generation_.fetch_add(1u, std::memory_order_release);
+            return;
+        }
+        constexpr int kSpins = 1 << 14;  // some tens of microseconds
+        for (int k = 0; generation_.load(std::memory_order_acquire) == g; ++k)
+            if (k >= kSpins) std::this_thread::yield();
+    }
+
+private:
+    const int threads_;
+    std::atomic<int> arrived_{0};
+    std::atomic<unsigned> generation_{0u};
+};
+
 /// Phases @p first.. of pass @p mode until every field is quiet (or held by
-/// @p stop) or @p cap: select (pass 1, in tile order), then the selected
-/// tiles in parallel (pass 2).
+/// @p stop) or @p cap: select (pass 1, in tile order, on one thread), then
+/// the selected tiles in parallel (pass 2), the threads kept between phases
+/// (PhaseBarrier).
 PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, int cap, int threads, int first = 0,
                       const EarlyStop* stop = nullptr) {
     PhaseRun run;
     run.quietAfter.assign(static_cast<std::size_t>(v.fields), 0);
     run.phases = first;
     const int tiles = v.g.tiles() * v.fields;
-    for (int phase = first; phase < cap && !run.converged; ++phase) {
+    int n = 0;              // tiles selected for the phase
+    bool done = false;      // no more phases
+    std::atomic<int> next{0};
+    // pass 1 of a phase and the check after pass 2: one thread
+    const auto select = [&](int phase) {
         for (int f = 0; f < v.fields; ++f) v.lowest[3 * f + (phase + 2) % 3] = kFimNoKey;
         list.clear();
         for (int idx = 0; idx < tiles; ++idx)
             if (fimSelect(v, phase, idx / v.g.tiles(), idx % v.g.tiles())) list.push_back(idx);
-        const int n = static_cast<int>(list.size());
-        // one tile: no other thread to wake (kMinParallelItems)
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (n > 1)
-        for (int k = 0; k < n; ++k) processTileCpu(v, phase, list[static_cast<std::size_t>(k)], mode);
+        n = static_cast<int>(list.size());
+        next.store(0, std::memory_order_relaxed);
+    };
+    const auto check = [&](int phase) {
         run.phases = phase + 1;
         if (stop) holdFinishedFields(v, *stop, phase, run.quietAfter);
         run.converged = true;
@@ -296,6 +334,27 @@ PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, i
                                (stop && !(stop->buf->ceiling[static_cast<std::size_t>(f)] > -INFINITY));
             if (!quiet) run.converged = false;
             else if (run.quietAfter[static_cast<std::size_t>(f)] == 0) run.quietAfter[static_cast<std::size_t>(f)] = run.phases;
+        }
+    };
+    std::unique_ptr<PhaseBarrier> bar;
+#pragma omp parallel num_threads(threads) if (threads > 1 && tiles > 1)
+    {
+        // the team as OpenMP formed it (the barrier counts its threads)
+#pragma omp single
+        bar = std::make_unique<PhaseBarrier>(omp_get_num_threads());
+        const bool lead = omp_get_thread_num() == 0;
+        for (int phase = first;; ++phase) {
+            if (lead) {
+                done = phase >= cap || run.converged;
+                if (!done) select(phase);
+            }
+            bar->wait();
+            if (done) break;
+            // pass 2: each thread takes the next selected tile
+            for (int k = next.fetch_add(1, std::memory_order_relaxed); k < n; k = next.fetch_add(1, std::memory_order_relaxed))
+                processTileCpu(v, phase, list[static_cast<std::size_t>(k)], mode);
+            bar->wait();
+            if (lead) check(phase);
         }
     }
     return run;
