@@ -21,6 +21,16 @@ CC_HD inline void atomicMinRelaxed(uint32_t* p, uint32_t v) {
     }
 #endif
 }
+/// *p = max(*p, v), atomically (relaxed): any order of calls gives one result.
+CC_HD inline void atomicMaxRelaxed(uint32_t* p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+    atomicMax(reinterpret_cast<unsigned int*>(p), v);
+#else
+    uint32_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (v > cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+#endif
+}
 /// *p, atomically (relaxed): a read that may race with atomicOrRelaxed.
 CC_HD inline uint32_t atomicLoadRelaxed(const uint32_t* p) {
 #ifdef __CUDA_ARCH__

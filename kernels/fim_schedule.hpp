@@ -208,6 +208,11 @@ struct FimSchedView {
     unsigned long long* updates = nullptr;      ///< Per field: local solver calls. [Size: fields]
     unsigned long long* activations = nullptr;  ///< Per field: tiles processed. [Size: fields]
     uint32_t* runs = nullptr;   ///< Per field and tile: times processed. [Size: fields * g.tiles()]
+    /// Two rotating slots: the most sweeps one tile ran in the phase (any
+    /// field), phase p in slot p & 1 (fimEndPhase empties it). [Size: 2]
+    uint32_t* phaseSweeps = nullptr;
+    /// Sum over the solve's phases of their slots (EikonalStats::critical_sweeps).
+    unsigned long long* criticalSweeps = nullptr;
     int sweeps = 4;             ///< Sweep budget per tile activation. [Limit: >= 1]
     /// Per field: tiles whose key lies above it are not selected (they stay
     /// active with their keys); -inf holds the field (the CPU driver's early
@@ -288,16 +293,8 @@ struct FimTileReport {
     /// +inf = none.
     float key[kFimSlots] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};
     unsigned long long updates = 0;  ///< Local solver calls.
+    int sweeps = 0;                  ///< Sweeps run (the same on every lane).
 };
-
-/// The report slot of tile-local cell (i, j) of a w x h tile, which lies
-/// outside the tile (in the halo).
-CC_HD inline int fimHaloSlot(int i, int j, int w, int h) {
-    const int x = i < 0 ? -1 : (i >= w ? 1 : 0), y = j < 0 ? -1 : (j >= h ? 1 : 0);
-    if (y == 0) return x > 0 ? kFimToE : kFimToW;
-    if (x == 0) return y > 0 ? kFimToN : kFimToS;
-    return y > 0 ? (x > 0 ? kFimToNE : kFimToNW) : (x > 0 ? kFimToSE : kFimToSW);
-}
 
 /// The work of one cell (i, j) (tile-local) in a sweep in direction
 /// (DI, DJ). A dirty cell is updated with the shared local update
@@ -361,13 +358,19 @@ struct FimSweepCell {
         if (!fimMark(m.state + ti + tj * m.pitch, kBit)) return;
         const bool outX = DX > 0 ? ti >= m.w : (DX < 0 ? ti < 0 : false);
         const bool outY = DY > 0 ? tj >= m.h : (DY < 0 ? tj < 0 : false);
-        if (outX || outY) {
-            const int slot = fimHaloSlot(ti, tj, m.w, m.h);
-            r->key[slot] = minf(r->key[slot], v);
-            return;
-        }
-        back |= DY == -DJ || (DY == 0 && DX == -DI);
+        // the halo cell's report slot, a constant in each branch: indexed at
+        // run time, the report went to a GPU thread's local memory (a
+        // 48-byte stack frame whose counter every update read and wrote)
+        constexpr int kSlotX = DX > 0 ? kFimToE : kFimToW, kSlotY = DY > 0 ? kFimToN : kFimToS;
+        constexpr int kSlotXY = DY > 0 ? (DX > 0 ? kFimToNE : kFimToNW) : (DX > 0 ? kFimToSE : kFimToSW);
+        if (outX && outY) lowerKey<kSlotXY>(v);
+        else if (outX) lowerKey<kSlotX>(v);
+        else if (outY) lowerKey<kSlotY>(v);
+        else back |= DY == -DJ || (DY == 0 && DX == -DI);
     }
+    /// Report slot @p S keeps the lowest value passed to it.
+    template <int S>
+    CC_HD CC_FORCEINLINE void lowerKey(float v) const { r->key[S] = minf(r->key[S], v); }
 
     /// Marks the neighbours whose value in @p n lies above @p v (and, when
     /// @p raising, below +inf: those that may have rested on the cell).
@@ -581,6 +584,7 @@ CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint
     const unsigned orders = yOnly ? 0xE4u : 0xD8u;
     bool again = true;
     for (int s = 0; s < sweeps && again; ++s) {
+        r.sweeps = s + 1;
         switch (order ^ ((orders >> (2 * (s & 3))) & 3)) {
             case 0: again = fimSweep<1, 1, MODE, DIAG>(team, m, r); break;
             case 1: again = fimSweep<-1, 1, MODE, DIAG>(team, m, r); break;
@@ -618,7 +622,20 @@ CC_HD inline void fimReport(const FimSchedView& v, int phase, int f, int tx, int
     fimActivate(v, phase, f, tx, ty, r.key[kFimToSelf], 0u);
     atomicAddRelaxed(&v.updates[f], r.updates);
     atomicAddRelaxed(&v.activations[f], 1ull);
+    atomicMaxRelaxed(&v.phaseSweeps[phase & 1], static_cast<uint32_t>(r.sweeps));
     ++v.runs[v.tileIndex(f, v.g.tile(tx, ty))];  // only this tile's worker writes it in a phase
+}
+
+/// After pass 2 of phase @p phase, on one thread (the CPU's lead, the GPU's
+/// first thread, past the barrier): the phase's longest tile goes to the
+/// critical path, its slot is emptied for phase + 2. A phase lasts as long
+/// as its slowest tile on a GPU, where a warp's tile takes a time in
+/// proportion to its sweeps (each one front by front), so the sum predicts
+/// the solve's latency where the GPU has more warps than selected tiles.
+CC_HD inline void fimEndPhase(const FimSchedView& v, int phase) {
+    uint32_t* slot = &v.phaseSweeps[phase & 1];
+    *v.criticalSweeps += atomicLoadRelaxed(slot);
+    *slot = 0u;
 }
 
 /// Cells [i0, i0 + w) x [j0, j0 + h) of tile (tx, ty).

@@ -51,6 +51,8 @@ struct FimSolver::Workspace {
     std::vector<float> band;                   ///< Per field. [Units: s]
     std::vector<float> reach;                  ///< Per field: h times the lowest cost. [Units: s]
     std::vector<unsigned long long> updates, activations;  ///< CPU: per field.
+    std::uint32_t phaseSweeps[2] = {0u, 0u};   ///< CPU: FimSchedView::phaseSweeps.
+    unsigned long long criticalSweeps = 0;     ///< CPU: FimSchedView::criticalSweeps.
     std::vector<const FaceCost*> cost;         ///< Per field: its costs (host or device pointers).
     std::vector<FimSource> sources;            ///< Every field's sources.
     std::vector<int> list;                     ///< CPU: tiles selected in a phase (field * tiles + tile).
@@ -327,6 +329,7 @@ PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, i
     };
     const auto check = [&](int phase) {
         run.phases = phase + 1;
+        fimEndPhase(v, phase);
         if (stop) holdFinishedFields(v, *stop, phase, run.quietAfter);
         run.converged = true;
         for (int f = 0; f < v.fields; ++f) {
@@ -489,6 +492,8 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     w.lowest.assign(static_cast<std::size_t>(3 * fields), kFimNoKey);
     w.updates.assign(fields, 0ull);
     w.activations.assign(fields, 0ull);
+    w.phaseSweeps[0] = w.phaseSweeps[1] = 0u;
+    w.criticalSweeps = 0ull;
     FimSchedView v;
     v.g = g;
     v.fields = fields;
@@ -504,6 +509,8 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     v.updates = w.updates.data();
     v.activations = w.activations.data();
     v.runs = w.runs.data();
+    v.phaseSweeps = w.phaseSweeps;
+    v.criticalSweeps = &w.criticalSweeps;
     v.sweeps = std::max(1, opt.inner_iterations);
     const Exec cpu{Backend::Cpu, threads};
     const CellRange paddedCells{0, 0, g.pitch, (g.ny + 2) * fields};
@@ -561,6 +568,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
         st.iterations = raisePhases + (quiet > 0 ? quiet : lower.phases);
         st.updates = static_cast<long long>(w.updates[f]);
         st.tile_activations = static_cast<long long>(w.activations[f]);
+        st.critical_sweeps = static_cast<long long>(w.criticalSweeps);
         st.converged = quiet != 0;
         st.complete = !(early && held(f));
         st.warm = warm;

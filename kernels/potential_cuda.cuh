@@ -72,16 +72,19 @@ struct SolveRecord {
     int converged;    ///< 1 when every field went quiet before the cap.
 };
 
-/// Byte offsets in FimCudaWorkspace::report for @p fields fields.
+/// Byte offsets in FimCudaWorkspace::report for @p fields fields: the
+/// SolveRecord, FimSchedView::phaseSweeps at 8, then the counters.
 struct ReportLayout {
-    std::size_t updates, activations, quiet, bytes;
+    static constexpr std::size_t kPhaseSweeps = 8;
+    std::size_t critical, updates, activations, quiet, bytes;
     explicit ReportLayout(int fields)
-        : updates(16),
+        : critical(16),
+          updates(critical + sizeof(unsigned long long)),
           activations(updates + static_cast<std::size_t>(fields) * sizeof(unsigned long long)),
           quiet(activations + static_cast<std::size_t>(fields) * sizeof(unsigned long long)),
           bytes(quiet + static_cast<std::size_t>(fields) * sizeof(int)) {}
 };
-static_assert(sizeof(SolveRecord) <= 16, "potential_cuda.cuh: the record must fit before the counters");
+static_assert(sizeof(SolveRecord) <= ReportLayout::kPhaseSweeps, "potential_cuda.cuh: the record must fit before the phase slots");
 
 /// Scheduler state the kernel needs beyond FimSchedView.
 struct SolveArgs {
@@ -240,7 +243,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 2) solveKernel(SolveArgs 
         for (int k = gwarp; k < n; k += nwarps)
             processTileWarp(v, a.mode, phase, a.list[k], sPhi, sState, sCost, lane);
         grid.sync();
-        // end: quiet fields, and the solve when all are
+        // end: the phase's longest tile, quiet fields, and the solve when all are
+        if (first) fimEndPhase(v, phase);
         bool quiet = true;
         for (int f = 0; f < v.fields; ++f) {
             const bool q = *reinterpret_cast<volatile uint32_t*>(&v.lowest[3 * f + (phase + 1) % 3]) == kFimNoKey;
@@ -297,8 +301,8 @@ __global__ void bandKernel(const uint32_t* lowestCost, int fields, float width, 
 struct FimCudaWorkspace {
     fimcuda::DeviceBuffer phi, state, key, from, runs, lowest, band, lowestCost;
     fimcuda::DeviceBuffer cost, costPtrs, blocked, sources, list, listCount;
-    /// What the host reads after a solve, in one copy: a SolveRecord, then
-    /// per field the updates and activations (u64) and the phases after
+    /// What the host reads after a solve, in one copy: a SolveRecord, the
+    /// phase slots and the critical sweeps, then per field the updates and activations (u64) and the phases after
     /// which it went quiet (int). See ReportLayout.
     fimcuda::DeviceBuffer report;
     int blocksPerSm = 0, sms = 0;  ///< Cooperative launch geometry (0: not queried yet).
@@ -426,12 +430,15 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     v.updates = reinterpret_cast<unsigned long long*>(report + lay.updates);
     v.activations = reinterpret_cast<unsigned long long*>(report + lay.activations);
     v.runs = ws.runs.as<uint32_t>();
+    v.phaseSweeps = reinterpret_cast<uint32_t*>(report + ReportLayout::kPhaseSweeps);
+    v.criticalSweeps = reinterpret_cast<unsigned long long*>(report + lay.critical);
     v.sweeps = std::max(1, opt.inner_iterations);
 
     // set-up kernels (the shared functors), counters zeroed, band from the lowest cost
     const Exec gpu{Backend::Cuda, 0};
     CC_CUDA_CHECK(cudaMemsetAsync(v.updates, 0, fields * sizeof(unsigned long long)));
     CC_CUDA_CHECK(cudaMemsetAsync(v.activations, 0, fields * sizeof(unsigned long long)));
+    CC_CUDA_CHECK(cudaMemsetAsync(report + ReportLayout::kPhaseSweeps, 0, lay.updates - ReportLayout::kPhaseSweeps));
     CC_CUDA_CHECK(cudaMemsetAsync(ws.lowestCost.as<uint32_t>(), 0xff, fields * sizeof(uint32_t)));
     minCostKernel<<<std::min<long long>((static_cast<long long>(cells) + 255) / 256, 1024), 256>>>(
         v.cost, dBlocked, static_cast<long long>(cells), fields, ws.lowestCost.as<uint32_t>());
@@ -497,6 +504,8 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     device::copyToHost(host.data(), report, lay.bytes);
     SolveRecord rec;
     std::memcpy(&rec, host.data(), sizeof rec);
+    unsigned long long critical = 0;
+    std::memcpy(&critical, host.data() + lay.critical, sizeof critical);
     std::vector<unsigned long long> upd(fields), act(fields);
     std::vector<int> quiet(fields);
     std::memcpy(upd.data(), host.data() + lay.updates, fields * sizeof(unsigned long long));
@@ -511,6 +520,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         st.iterations = raisePhases + (quiet[f] > 0 ? quiet[f] : rec.phases);
         st.updates = static_cast<long long>(upd[f]);
         st.tile_activations = static_cast<long long>(act[f]);
+        st.critical_sweeps = static_cast<long long>(critical);
         st.converged = quiet[f] > 0;
         st.warm = warm;
     }

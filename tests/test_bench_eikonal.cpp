@@ -2,7 +2,8 @@
 /// `ccrowd bench eikonal`'s scheduler options: --band-tiles, --sweeps and
 /// --stencil reach every FIM row (the plain FIM with one sweep per activation does
 /// more updates per cell than the default value-ordered one, same answer),
-/// and values out of range are refused naming the option.
+/// the rows' phases and critical sweeps are the scheduler's, and values out
+/// of range are refused naming the option.
 
 #include <sstream>
 #include <string>
@@ -22,19 +23,27 @@ int runCli(const std::string& args, std::string* out) {
     return r.code;
 }
 
-/// The fim rows' (updates per cell, max |diff| vs fmm) of one bench run on the CPU.
-std::vector<std::pair<double, double>> fimRows(const std::string& extra) {
+/// One fim row of the CSV.
+struct FimRow {
+    double first;   ///< updates per cell
+    double second;  ///< max |diff| vs fmm
+    long long phases, critical;
+};
+
+/// The fim rows of one bench run on the CPU.
+std::vector<FimRow> fimRows(const std::string& extra) {
     std::string out;
     const int rc = runCli("bench eikonal --sizes 96 --case obstacles --backend cpu --no-skfmm --repeat 1 --warmup 0 "
                           "--threads 2 --format csv " + extra, &out);
     EXPECT_EQ(rc, 0) << out;
-    std::vector<std::pair<double, double>> rows;
+    EXPECT_NE(out.find("max_abs_diff_vs_fmm,phases,critical_sweeps\n"), std::string::npos) << out;
+    std::vector<FimRow> rows;
     std::istringstream lines(out);
     for (std::string line; std::getline(lines, line);) {
         if (line.rfind("obstacles,96,fim,", 0) != 0) continue;
         std::vector<std::string> f;
         for (std::istringstream c(line); std::getline(c, line, ',');) f.push_back(line);
-        if (f.size() == 8) rows.emplace_back(std::stod(f[6]), std::stod(f[7]));
+        if (f.size() == 10) rows.push_back({std::stod(f[6]), std::stod(f[7]), std::stoll(f[8]), std::stoll(f[9])});
     }
     EXPECT_EQ(rows.size(), 2u) << out;  // 1 and 2 threads
     return rows;
@@ -51,6 +60,16 @@ TEST(BenchEikonal, BandAndSweepOptionsReachEveryFimRow) {
         EXPECT_GT(plain[k].first, ordered[k].first) << "the plain FIM revisits cells the value ordering leaves alone";
         EXPECT_LT(plain[k].second, 1e-3);
         EXPECT_LT(ordered[k].second, 1e-3);
+        // one sweep per activation: every phase's longest tile ran one sweep
+        // (a phase whose colour had no active tile, rare, ran none)
+        EXPECT_LE(plain[k].critical, plain[k].phases);
+        EXPECT_GE(plain[k].critical, plain[k].phases * 9 / 10);
+        EXPECT_GT(plain[k].phases, 1);
+        // eight sweeps at most: between one and eight per phase, and some phase ran more than one
+        EXPECT_EQ(ordered[k].phases, ordered[0].phases);
+        EXPECT_EQ(ordered[k].critical, ordered[0].critical);
+        EXPECT_GT(ordered[k].critical, ordered[k].phases);
+        EXPECT_LE(ordered[k].critical, 8 * ordered[k].phases);
     }
 }
 

@@ -6,6 +6,7 @@
 /// a tile swept row by row (a CPU thread) and front by front (a warp)
 /// ends bitwise identical, with the same counts.
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -341,6 +342,43 @@ TEST_P(FimSchedule, MultiFieldSolveEqualsSeparateSolves) {
     }
 }
 
+/// critical_sweeps adds each phase's longest tile (in sweeps), whatever
+/// the field: a tile solved by its first sweep counts one; a problem solved
+/// twice in one solve counts what it counts alone (the max, not the sum,
+/// over the tiles of a phase); two problems count between the larger of
+/// their counts and their sum.
+TEST_P(FimSchedule, CriticalSweepsAddEachPhasesLongestTile) {
+    Scene corner(kFimTile, kFimTile, 0.5f);
+    corner.addSource(0, 0);  // the first sweep starts at the source: every cell is final in it
+    const Solution one = runFim(GetParam(), corner.problem());
+    EXPECT_EQ(one.stats.iterations, 1);
+    EXPECT_EQ(one.stats.critical_sweeps, 1);
+
+    Scene s = obstacles(140, 100, 0.25f, 77, 10, 0);
+    s.addSource(5, 5);
+    Scene t = s;
+    t.sources.clear();
+    t.addSource(130, 90);
+    const EikonalProblem a = s.problem();
+    EikonalProblem b = t.problem();
+    b.blocked = &s.blocked;  // one blocked field for a solve
+    const Solution alone[2] = {runFim(GetParam(), a), runFim(GetParam(), b)};
+    for (const Solution& x : alone) {
+        EXPECT_GT(x.stats.critical_sweeps, x.stats.iterations) << "some tile took more than one sweep";
+        EXPECT_LE(x.stats.critical_sweeps, static_cast<long long>(EikonalOptions{}.inner_iterations) * x.stats.iterations);
+    }
+    FimSolver many(GetParam());
+    std::vector<Field<float>> out(2);
+    const std::vector<EikonalStats> twice = many.solveMany({&a, &a}, {&out[0], &out[1]});
+    EXPECT_EQ(twice[0].critical_sweeps, alone[0].stats.critical_sweeps);
+    EXPECT_EQ(twice[1].critical_sweeps, alone[0].stats.critical_sweeps);
+    const std::vector<EikonalStats> both = many.solveMany({&a, &b}, {&out[0], &out[1]});
+    const long long ca = alone[0].stats.critical_sweeps, cb = alone[1].stats.critical_sweeps;
+    EXPECT_EQ(both[0].critical_sweeps, both[1].critical_sweeps) << "one number per solve";
+    EXPECT_GE(both[0].critical_sweeps, std::max(ca, cb));
+    EXPECT_LE(both[0].critical_sweeps, ca + cb);
+}
+
 /// Warm start: after the costs change inside a box, a warm solve (raise what
 /// is no longer supported, then lower) equals a cold solve of the new costs
 /// to the FIM-vs-FMM tolerance, round after round, whether the costs rose
@@ -444,6 +482,7 @@ TEST(FimCudaVsCpu, SameDecisionsSameCounts) {
             EXPECT_EQ(gpu.stats.updates, cpu.stats.updates) << name;
             EXPECT_EQ(gpu.stats.tile_activations, cpu.stats.tile_activations) << name;
             EXPECT_EQ(gpu.stats.iterations, cpu.stats.iterations) << name;
+            EXPECT_EQ(gpu.stats.critical_sweeps, cpu.stats.critical_sweeps) << name;
             EXPECT_TRUE(gpu.stats.converged) << name;
         }
 }

@@ -77,22 +77,29 @@ std::string fixed(double v, int prec) {
 }
 
 void printHeader(const EikonalBenchOptions& opt, std::ostream& out) {
-    if (opt.csv) { out << "case,size,method,threads,ms_median,ms_min,updates_per_cell,max_abs_diff_vs_fmm\n"; return; }
+    if (opt.csv) {
+        out << "case,size,method,threads,ms_median,ms_min,updates_per_cell,max_abs_diff_vs_fmm,phases,critical_sweeps\n";
+        return;
+    }
     out << std::left << std::setw(10) << "case" << std::right << std::setw(7) << "size" << "  " << std::left << std::setw(9)
         << "method" << std::right << std::setw(8) << "threads" << std::setw(12) << "ms_median" << std::setw(11) << "ms_min"
-        << std::setw(13) << "updates/cell" << std::setw(15) << "max|d| vs fmm" << "\n";
+        << std::setw(13) << "updates/cell" << std::setw(15) << "max|d| vs fmm" << std::setw(8) << "phases" << std::setw(16)
+        << "critical sweeps" << "\n";
 }
 
 void printRow(const EikonalBenchOptions& opt, const EikonalBenchRow& r, std::ostream& out) {
     if (opt.csv) {
         out << r.case_name << ',' << r.size << ',' << r.method << ',' << r.threads << ',' << fixed(r.ms_median, 3) << ','
             << fixed(r.ms_min, 3) << ',' << (std::isnan(r.updates_per_cell) ? "" : fixed(r.updates_per_cell, 3)) << ','
-            << (std::isnan(r.max_abs_diff_vs_fmm) ? "" : fmt(r.max_abs_diff_vs_fmm, 6)) << "\n";
+            << (std::isnan(r.max_abs_diff_vs_fmm) ? "" : fmt(r.max_abs_diff_vs_fmm, 6)) << ','
+            << (r.phases < 0 ? "" : std::to_string(r.phases)) << ','
+            << (r.critical_sweeps < 0 ? "" : std::to_string(r.critical_sweeps)) << "\n";
     } else {
         out << std::left << std::setw(10) << r.case_name << std::right << std::setw(7) << r.size << "  " << std::left
             << std::setw(9) << r.method << std::right << std::setw(8) << r.threads << std::setw(12) << fixed(r.ms_median, 2)
             << std::setw(11) << fixed(r.ms_min, 2) << std::setw(13) << fixed(r.updates_per_cell, 2) << std::setw(15)
-            << fmt(r.max_abs_diff_vs_fmm, 3) << "\n";
+            << fmt(r.max_abs_diff_vs_fmm, 3) << std::setw(8) << (r.phases < 0 ? "-" : std::to_string(r.phases))
+            << std::setw(16) << (r.critical_sweeps < 0 ? "-" : std::to_string(r.critical_sweeps)) << "\n";
     }
     out.flush();
 }
@@ -223,6 +230,8 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
                 EikonalStats st;
                 EikonalBenchRow r = timeIt(opt, [&] { st = fim.solve(prob, phi, eo); return st.updates_per_cell; });
                 if (!st.converged) log << "warning: fim did not converge on " << caseName(c) << " " << n << "^2\n";
+                r.phases = st.iterations;
+                r.critical_sweeps = st.critical_sweeps;
                 add(r, "fim", t, maxAbsDiff(phi, ref));
             }
             // the point source's directional bias
@@ -249,6 +258,8 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
                 EikonalBenchRow r = timeIt(opt, [&] { st = fim.solve(onDevice, phi, deo); return st.updates_per_cell; });
                 if (!st.converged) log << "warning: fim-cuda did not converge on " << caseName(c) << " " << n << "^2\n";
                 phi.download();
+                r.phases = st.iterations;
+                r.critical_sweeps = st.critical_sweeps;
                 add(r, "fim-cuda", 1, maxAbsDiff(phi, ref));
             }
             // scikit-fmm, when Python has it

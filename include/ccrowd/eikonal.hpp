@@ -115,6 +115,11 @@ struct EikonalStats {
     long long updates = 0;        ///< Local solver calls.
     double updates_per_cell = 0;  ///< updates / open cells.
     long long tile_activations = 0;  ///< FIM: tiles processed (0 for FMM).
+    /// FIM: the sum over the solve's phases of the most sweeps one tile ran
+    /// in that phase, on every backend (the same for every problem of a
+    /// solveMany; 0 for FMM). A GPU phase lasts as long as its slowest
+    /// tile, so with `iterations` it models the GPU solve's latency.
+    long long critical_sweeps = 0;
     bool converged = false;       ///< False when max_iterations was reached.
     /// False when the solve stopped once the needed cells were final
     /// (EikonalOptions::needed): exact there and below, upper bounds above.

@@ -45,7 +45,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                     "rectangles on ~15% of cells), or all")
         ->capture_default_str();
     eik->add_option("--format", a->format, "table or csv (columns: case,size,method,threads,ms_median,ms_min,"
-                                           "updates_per_cell,max_abs_diff_vs_fmm)")
+                                           "updates_per_cell,max_abs_diff_vs_fmm,phases,critical_sweeps)")
         ->check(CLI::IsMember({"table", "csv"}))
         ->capture_default_str();
     eik->add_option("--plot", a->plot, "Write a log-log plot of time against cells to this PNG file");
