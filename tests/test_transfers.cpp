@@ -258,6 +258,10 @@ TEST_P(BenchStepBackend, ReportsStagesAndHostDeviceBytes) {
     EXPECT_EQ(value("backend"), backendName(GetParam().backend));
     const Simulation ref(loadScene(scenePath("room_exit")), Exec{Backend::Cpu, 1});
     for (const std::string& st : ref.stageNames()) EXPECT_GE(std::stod(value("ms_" + st)), 0.0);
+    // the potential's work: phases, and each phase's longest tile at most 8 sweeps (the budget)
+    EXPECT_GT(std::stod(value("fim_phases")), 0.0);
+    EXPECT_GT(std::stod(value("fim_critical_sweeps")), 0.0);
+    EXPECT_LE(std::stod(value("fim_critical_sweeps")), 8.0 * std::stod(value("fim_phases")));
     const double bytes = std::stod(value("host_device_bytes_per_step"));
     if (GetParam().backend == Backend::Cpu) EXPECT_EQ(bytes, 0.0);
     else EXPECT_GT(bytes, 0.0);
