@@ -24,6 +24,9 @@
 #   profile    Nsight Compute on the FIM solve kernel, obstacles 1024^2 (profile.txt)
 #   tune       bench eikonal, obstacles, 1024^2 and 2048^2, for value-ordering bands 0/4/16/64 tiles and 2/8 sweeps
 #              (tune.csv): the FIM's phases against its work on this GPU
+#   band       bench eikonal, all cases, 1024^2 and 4096^2, CUDA's default band (16 tiles) against the CPU's (4),
+#              alternating twice (band.csv): the GPU's default, chosen by the CPU's critical sweeps; its time
+#              against the phases and critical_sweeps columns (the same on both backends for one band)
 #   features   the scenes of the stages no per-backend test runs on CUDA (route choice, events, incidents,
 #              active region, search in smoke, social units): 200 steps with snapshots of every field on CUDA
 #              and on the CPU, exit status and head counts side by side (features.log)
@@ -110,6 +113,14 @@ for s in "${sections[@]}"; do
           timeout "$(left 60)" "$X" bench eikonal --sizes 1024,2048 --case obstacles --backend cuda --no-skfmm \
             --repeat 3 --warmup 1 --max-seconds 1 --band-tiles $band --sweeps $sw --format csv 2>&1 |
             sed "s/^/band=$band,sweeps=$sw,/" | tee -a "$out/tune.csv"
+        done
+      done ;;
+    band)
+      for rep in 1 2; do
+        for band in 16 4; do
+          timeout "$(left 60)" "$X" bench eikonal --sizes 1024,4096 --case all --backend cuda --no-skfmm \
+            --repeat 3 --warmup 1 --max-seconds 1 --band-tiles $band --format csv 2>&1 |
+            sed "s/^/rep=$rep,band=$band,/" | tee -a "$out/band.csv"
         done
       done ;;
     features)

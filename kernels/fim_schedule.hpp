@@ -70,6 +70,20 @@ namespace ccrowd {
 /// diagonal of a tile has at most 32 cells, one per lane), one OpenMP thread
 /// per tile on the CPU. [Limit: <= 32]
 constexpr int kFimTile = 32;
+/// Default value-ordering band (EikonalOptions::band_tiles) of the CPU
+/// driver, in tile widths: the least work. On `bench eikonal` at 1024^2 and
+/// 4096^2 bands of 4-6 tiles do the fewest updates per cell on the random
+/// and obstacles cases, and a 100k-agent step does 1.74 updates per cell
+/// with 4, 1.87 with 6, 2.23 with 8 (bench/results/fim_critical_path_2026-11-29_cpu2.md).
+constexpr float kFimBandTilesCpu = 4.f;
+/// Default band of the CUDA driver: a GPU phase lasts as long as its slowest
+/// tile and most of the GPU's warps sit idle in a phase, so work is cheap
+/// and phases and critical sweeps (EikonalStats::critical_sweeps) are the
+/// time. With 16 tiles instead of 4: an H100 solved obstacles 1024^2 / 2048^2
+/// 7% / 18% faster (bench/results/gpu_h100_2026-11-27_session2.md, `tune`),
+/// and the CPU counts 7-17% fewer critical sweeps on the obstacles case,
+/// 48% fewer on uniform 4096^2, 16% fewer in a 1M-agent step.
+constexpr float kFimBandTilesGpu = 16.f;
 /// Row pitch of a tile with its one-cell halo, corners included (GPU shared memory). [Units: cells]
 constexpr int kFimHaloPitch = kFimTile + 2;
 

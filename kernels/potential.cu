@@ -471,13 +471,14 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     // costs: lowest per field (the band) and, when validating, the first bad one
     // (fields sharing one cost field, as the simulation's groups do, scan it once)
     CostScan cs;
+    const float bandTiles = opt.band_tiles.value_or(kFimBandTilesCpu);
     for (int f = 0; f < fields; ++f) {
         if (f == 0 || problems[f]->cost != problems[f - 1]->cost) cs = scanCosts(*problems[f], threads);
         if (opt.validate && cs.firstBad < static_cast<std::ptrdiff_t>(problems[f]->cost->size()))
             throwBadEikonalCost(*problems[f], cs.firstBad);
         // value ordering: a phase runs tiles within band_tiles tile widths
         // (at the lowest cost) of the lowest key; 0 = plain FIM (every active tile)
-        w.band[f] = opt.band_tiles > 0.f ? opt.band_tiles * kFimTile * g.h * cs.lowest : INFINITY;
+        w.band[f] = bandTiles > 0.f ? bandTiles * kFimTile * g.h * cs.lowest : INFINITY;
         w.reach[f] = g.h * cs.lowest;
         w.cost[f] = problems[f]->cost->host();
     }

@@ -443,7 +443,8 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     minCostKernel<<<std::min<long long>((static_cast<long long>(cells) + 255) / 256, 1024), 256>>>(
         v.cost, dBlocked, static_cast<long long>(cells), fields, ws.lowestCost.as<uint32_t>());
     CC_CUDA_CHECK(cudaGetLastError());
-    const float width = opt.band_tiles > 0.f ? opt.band_tiles * kFimTile * g.h : 0.f;
+    const float bandTiles = opt.band_tiles.value_or(kFimBandTilesGpu);
+    const float width = bandTiles > 0.f ? bandTiles * kFimTile * g.h : 0.f;
     bandKernel<<<1, 32 * ((fields + 31) / 32)>>>(ws.lowestCost.as<uint32_t>(), fields, width, g.h, ws.band.as<float>(),
                                                  ws.band.as<float>() + fields);
     CC_CUDA_CHECK(cudaGetLastError());

@@ -52,6 +52,10 @@ std::vector<FimRow> fimRows(const std::string& extra) {
 TEST(BenchEikonal, BandAndSweepOptionsReachEveryFimRow) {
     const auto ordered = fimRows("");
     const auto plain = fimRows("--band-tiles 0 --sweeps 1");
+    const auto cpuBand = fimRows("--band-tiles auto");  // the CPU's default, 4 tiles
+    ASSERT_EQ(cpuBand.size(), 2u);
+    EXPECT_EQ(cpuBand[0].first, ordered[0].first);
+    EXPECT_EQ(fimRows("--band-tiles 4")[0].critical, ordered[0].critical);
     ASSERT_EQ(ordered.size(), 2u);
     ASSERT_EQ(plain.size(), 2u);
     for (int k = 0; k < 2; ++k) {

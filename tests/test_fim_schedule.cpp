@@ -379,6 +379,23 @@ TEST_P(FimSchedule, CriticalSweepsAddEachPhasesLongestTile) {
     EXPECT_LE(both[0].critical_sweeps, ca + cb);
 }
 
+/// Without a band in the options each backend takes its own default
+/// (kFimBandTilesCpu, kFimBandTilesGpu): the same solve as with that band
+/// given, and on the obstacles case not the solve of the other band.
+TEST_P(FimSchedule, DefaultBandIsTheBackends) {
+    const bench::EikonalGrid grid = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 256);
+    const EikonalProblem p = grid.problem();
+    const bool gpu = GetParam().backend == Backend::Cuda;
+    EikonalOptions own, other;
+    own.band_tiles = gpu ? kFimBandTilesGpu : kFimBandTilesCpu;
+    other.band_tiles = gpu ? kFimBandTilesCpu : kFimBandTilesGpu;
+    const Solution byDefault = runFim(GetParam(), p), given = runFim(GetParam(), p, own), not_ = runFim(GetParam(), p, other);
+    EXPECT_TRUE(fieldsIdentical(byDefault.phi, given.phi));
+    EXPECT_EQ(byDefault.stats.updates, given.stats.updates);
+    EXPECT_EQ(byDefault.stats.critical_sweeps, given.stats.critical_sweeps);
+    EXPECT_NE(byDefault.stats.updates, not_.stats.updates);
+}
+
 /// Warm start: after the costs change inside a box, a warm solve (raise what
 /// is no longer supported, then lower) equals a cold solve of the new costs
 /// to the FIM-vs-FMM tolerance, round after round, whether the costs rose
@@ -467,17 +484,22 @@ INSTANTIATE_TEST_SUITE_P(PerBackend, FimSchedule, ::testing::ValuesIn(testExecs(
 // ---- the GPU takes the CPU's decisions -------------------------------------------
 
 /// On a machine with a GPU: the CUDA solve makes the same decisions as the
-/// CPU one (same IEEE arithmetic, no fused multiply-adds in the FIM), so its
-/// potentials, updates, tile activations and phases equal the CPU's.
+/// CPU one given the same band (same IEEE arithmetic, no fused multiply-adds
+/// in the FIM), so its potentials, updates, tile activations, phases and
+/// critical sweeps equal the CPU's: with each backend's default band, the
+/// CPU given the GPU's predicts the GPU's counts.
 TEST(FimCudaVsCpu, SameDecisionsSameCounts) {
     std::string why;
     if (!cudaUsable(&why)) GTEST_SKIP() << "no usable CUDA GPU: " << why;
+    for (const float band : {kFimBandTilesCpu, kFimBandTilesGpu})
     for (const bench::EikonalCase c : bench::allCases())
         for (const int n : {100, 512}) {
             const bench::EikonalGrid grid = bench::makeEikonalGrid(c, n);
             const EikonalProblem p = grid.problem();
-            const Solution cpu = runFim(Exec{Backend::Cpu, 2}, p), gpu = runFim(Exec{Backend::Cuda, 0}, p);
-            const std::string name = std::string(bench::caseName(c)) + " " + std::to_string(n);
+            EikonalOptions opt;
+            opt.band_tiles = band;
+            const Solution cpu = runFim(Exec{Backend::Cpu, 2}, p, opt), gpu = runFim(Exec{Backend::Cuda, 0}, p, opt);
+            const std::string name = std::string(bench::caseName(c)) + " " + std::to_string(n) + " band " + std::to_string(band);
             EXPECT_TRUE(fieldsIdentical(gpu.phi, cpu.phi)) << name;
             EXPECT_EQ(gpu.stats.updates, cpu.stats.updates) << name;
             EXPECT_EQ(gpu.stats.tile_activations, cpu.stats.tile_activations) << name;

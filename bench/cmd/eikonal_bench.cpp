@@ -19,6 +19,7 @@
 #include "cmd/skfmm_bridge.hpp"
 #include "plot/loglog.hpp"
 #include "cmd/median.hpp"
+#include "kernels/fim_schedule.hpp"
 
 namespace ccrowd::bench {
 
@@ -197,6 +198,9 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
     EikonalOptions eo;
     eo.tolerance = opt.tolerance;
     eo.band_tiles = opt.band_tiles;
+    if (!opt.band_tiles && haveGpu)
+        log << "band: each backend's default (" << kFimBandTilesCpu << " tiles on the CPU, " << kFimBandTilesGpu
+            << " on CUDA; --band-tiles sets one for both)\n";
     eo.inner_iterations = opt.sweeps;
     eo.stencil = opt.stencil;
     if (!opt.plot.empty()) checkWritable(opt.plot, "--plot");  // fail before the long run, not after

@@ -5,6 +5,7 @@
 /// cases of eikonal_cases.hpp. Medians of repeated runs after a warm-up.
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,7 @@ struct EikonalBenchOptions {
     BackendChoice backend = BackendChoice::Auto;  ///< Auto: add fim-cuda rows when a GPU works.
     bool skfmm = true;                            ///< Time scikit-fmm when it is installed.
     float tolerance = 1e-9f;                      ///< FIM tolerance (EikonalOptions::tolerance).
-    float band_tiles = EikonalOptions{}.band_tiles;    ///< FIM value-ordering band (EikonalOptions::band_tiles). [Limit: >= 0]
+    std::optional<float> band_tiles;                   ///< FIM value-ordering band (EikonalOptions::band_tiles; empty: each backend's default). [Limit: >= 0]
     int sweeps = EikonalOptions{}.inner_iterations;    ///< FIM sweeps per tile activation. [Limit: >= 1]
     int stencil = EikonalOptions{}.stencil;            ///< Local update's neighbours, FIM and FMM (EikonalOptions::stencil). [Limit: 4 or 8]
 };

@@ -13,6 +13,7 @@
 /// unreachable cells get +inf.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ccrowd/backend.hpp"
@@ -73,8 +74,11 @@ struct EikonalOptions {
     /// whose incoming potential is within band_tiles x (tile width x lowest
     /// cost) of the lowest one, a coarse fast-marching order that keeps tiles
     /// from running before their upwind side settled. 0 = plain FIM (all
-    /// active tiles every phase). [Limit: >= 0]
-    float band_tiles = 4.f;
+    /// active tiles every phase). Empty: the backend's default, 4 on the CPU
+    /// (the least work) and 16 on CUDA (a GPU phase lasts as long as its
+    /// slowest tile and the GPU has warps to spare: a wider band needs
+    /// fewer phases and critical sweeps, EikonalStats). [Limit: finite, >= 0]
+    std::optional<float> band_tiles;
     /// Neighbours the local update reads, the same for FIM (both backends)
     /// and FMM: 4 (the Godunov update; exact along the axes, 1.2% high along
     /// the diagonals 126 cells from a point source) or 8 (plus the triangles

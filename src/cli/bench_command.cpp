@@ -30,7 +30,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         double maxSeconds = 30.0;
         bool noSkfmm = false;
         float tolerance = 1e-9f;
-        float bandTiles = EikonalOptions{}.band_tiles;
+        std::string bandTiles = "auto";
         int sweeps = EikonalOptions{}.inner_iterations;
         int stencil = EikonalOptions{}.stencil;
     };
@@ -67,8 +67,15 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         ->capture_default_str();
     eik->add_option("--band-tiles", a->bandTiles,
                     "FIM value-ordering band in tile widths (EikonalOptions::band_tiles; 0 = plain FIM, every active tile "
-                    "every phase); one value for every FIM row, CPU and CUDA")
-        ->check(finite & CLI::Range(0.0, 1e6))
+                    "every phase): auto (each backend's default: 4 on the CPU, 16 on CUDA) or one value 0..1e6 for every "
+                    "FIM row, CPU and CUDA")
+        ->check(CLI::Validator(
+            [finite](std::string& v) {
+                if (v == "auto") return std::string();
+                const std::string bad = finite(v);
+                return bad.empty() ? CLI::Range(0.0, 1e6)(v) : bad;
+            },
+            "auto or 0..1e6", "auto or a band"))
         ->capture_default_str();
     eik->add_option("--sweeps", a->sweeps, "FIM sweeps per tile activation (EikonalOptions::inner_iterations)")
         ->check(CLI::Range(1, 1024))
@@ -93,7 +100,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.backend = parseBackendChoice(a->backend);
             o.skfmm = !a->noSkfmm;
             o.tolerance = a->tolerance;
-            o.band_tiles = a->bandTiles;
+            if (a->bandTiles != "auto") o.band_tiles = std::stof(a->bandTiles);
             o.sweeps = a->sweeps;
             o.stencil = a->stencil;
             const char* wait = std::getenv("OMP_WAIT_POLICY");
