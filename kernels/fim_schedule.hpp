@@ -187,7 +187,7 @@ CC_HD inline float fimKeyValue(uint32_t k) {
 /// next diagonal; all set the same bit over the same other bits, so relaxed
 /// loads and stores suffice. Returns false for a fixed cell (border,
 /// blocked, source), which is never marked.
-CC_HD inline bool fimMark(FimState* s, FimState bit) {
+CC_HD CC_FORCEINLINE bool fimMark(FimState* s, FimState bit) {
 #ifdef __CUDA_ARCH__
     const FimState v = *reinterpret_cast<volatile FimState*>(s);
     if (!(v & (bit | kFimFixed))) *reinterpret_cast<volatile FimState*>(s) = static_cast<FimState>(v | bit);
