@@ -118,7 +118,8 @@ for s in "${sections[@]}"; do
     band)
       for rep in 1 2; do
         for band in 16 4; do
-          timeout "$(left 60)" "$X" bench eikonal --sizes 1024,4096 --case all --backend cuda --no-skfmm \
+          # (each run also times FMM and the CPU FIM at 4096^2, some 40-60 s in all)
+          timeout "$(left 120)" "$X" bench eikonal --sizes 1024,4096 --case all --backend cuda --no-skfmm \
             --repeat 3 --warmup 1 --max-seconds 1 --band-tiles $band --format csv 2>&1 |
             sed "s/^/rep=$rep,band=$band,/" | tee -a "$out/band.csv"
         done
