@@ -436,9 +436,8 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
 
     // set-up kernels (the shared functors), counters zeroed, band from the lowest cost
     const Exec gpu{Backend::Cuda, 0};
-    CC_CUDA_CHECK(cudaMemsetAsync(v.updates, 0, fields * sizeof(unsigned long long)));
-    CC_CUDA_CHECK(cudaMemsetAsync(v.activations, 0, fields * sizeof(unsigned long long)));
-    CC_CUDA_CHECK(cudaMemsetAsync(report + ReportLayout::kPhaseSweeps, 0, lay.updates - ReportLayout::kPhaseSweeps));
+    // the phase slots, the critical sweeps, the updates and the activations lie together (ReportLayout)
+    CC_CUDA_CHECK(cudaMemsetAsync(report + ReportLayout::kPhaseSweeps, 0, lay.quiet - ReportLayout::kPhaseSweeps));
     CC_CUDA_CHECK(cudaMemsetAsync(ws.lowestCost.as<uint32_t>(), 0xff, fields * sizeof(uint32_t)));
     minCostKernel<<<std::min<long long>((static_cast<long long>(cells) + 255) / 256, 1024), 256>>>(
         v.cost, dBlocked, static_cast<long long>(cells), fields, ws.lowestCost.as<uint32_t>());

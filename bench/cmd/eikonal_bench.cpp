@@ -198,11 +198,11 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
     EikonalOptions eo;
     eo.tolerance = opt.tolerance;
     eo.band_tiles = opt.band_tiles;
+    eo.inner_iterations = opt.sweeps;
+    eo.stencil = opt.stencil;
     if (!opt.band_tiles && haveGpu)
         log << "band: each backend's default (" << kFimBandTilesCpu << " tiles on the CPU, " << kFimBandTilesGpu
             << " on CUDA; --band-tiles sets one for both)\n";
-    eo.inner_iterations = opt.sweeps;
-    eo.stencil = opt.stencil;
     if (!opt.plot.empty()) checkWritable(opt.plot, "--plot");  // fail before the long run, not after
 
     std::vector<EikonalBenchRow> rows;
