@@ -245,21 +245,35 @@ struct FimSchedView {
 
 /// Pass 1 of phase @p phase for tile @p t of field @p f: true when the tile
 /// runs in this phase (its colour, key within the band and not above the
-/// field's ceiling); an active tile that does not run adds its key to the
-/// next lowest key (so a held field's lowest key stays known, and a solve
-/// can go on from it).
-CC_HD inline bool fimSelect(const FimSchedView& v, int phase, int f, int t) {
+/// field's ceiling). An active tile that does not run leaves its key in
+/// @p next (else kFimNoKey), for the next lowest key of its field (so a
+/// held field's lowest key stays known, and a solve can go on from it): the
+/// caller takes the min of these into lowest[(phase + 1) % 3], one tile at
+/// a time (fimSelect) or a warp's tiles at once (the CUDA driver: one
+/// atomic per warp, not one per tile on one address).
+CC_HD inline bool fimSelectTile(const FimSchedView& v, int phase, int f, int t, uint32_t& next) {
+    // the field's lowest key and band are read before the tile's key is known (no wait between the loads)
+    const uint32_t lo = v.lowest[f * 3 + phase % 3];
+    const float band = v.band[f];
     const uint32_t k = v.key[v.tileIndex(f, t)];
+    next = kFimNoKey;
     if (k == kFimNoKey) return false;
     const int tx = t % v.g.tilesX, ty = t / v.g.tilesX;
-    const uint32_t lo = v.lowest[f * 3 + phase % 3];
     const int colours = v.colours();
     const float kv = fimKeyValue(k);
-    if (FimGrid::colour(tx, ty, colours) == (phase & (colours - 1)) && kv <= fimKeyValue(lo) + v.band[f] &&
+    if (FimGrid::colour(tx, ty, colours) == (phase & (colours - 1)) && kv <= fimKeyValue(lo) + band &&
         !(v.ceiling && kv > v.ceiling[f]))
         return true;
-    atomicMinRelaxed(&v.lowest[f * 3 + (phase + 1) % 3], k);
+    next = k;
     return false;
+}
+
+/// fimSelectTile for one tile, its key added to the next lowest key at once.
+CC_HD inline bool fimSelect(const FimSchedView& v, int phase, int f, int t) {
+    uint32_t next;
+    const bool run = fimSelectTile(v, phase, f, t, next);
+    if (next != kFimNoKey) atomicMinRelaxed(&v.lowest[f * 3 + (phase + 1) % 3], next);
+    return run;
 }
 
 /// Activates tile (tx, ty) of field f (if inside) with potential @p value

@@ -29,6 +29,7 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/field.hpp"
 #include "launch.hpp"
+#include "fim_stage.hpp"
 #include "potential.hpp"
 #include "cuda_check.hpp"
 
@@ -38,8 +39,6 @@ namespace fimcuda {
 
 /// Warps (tiles in flight) per block of the solve kernel.
 constexpr int kWarpsPerBlock = 4;
-/// Cells of a tile with its halo (shared memory per warp, per array).
-constexpr int kHaloCells = kFimHaloPitch * kFimHaloPitch;
 static_assert(kFimTile <= 32, "potential_cuda.cuh: a tile's diagonal must fit the 32 lanes of a warp");
 
 /// Device memory from device::allocate, grown on demand (contents are not
@@ -126,12 +125,21 @@ __device__ inline FimTileReport warpReduce(FimTileReport r) {
     return r;
 }
 
-/// True for halo cell (c, r) of a tile (c, r in -1..w / -1..h) that is a
-/// corner. Without diagonals (checkerboard phases) a corner is never read or
-/// written by the stencil, and it belongs to a tile of the same colour that
-/// may be running now: it is neither staged nor written back. With
-/// diagonals (four colours) no running tile owns it.
-__device__ inline bool haloCorner(int c, int r, int w, int h) { return (c < 0 || c >= w) && (r < 0 || r >= h); }
+/// The select pass's keys of waiting tiles (@p next of lane @p lane, for
+/// its field @p f; kFimNoKey for none) into each field's next lowest key:
+/// one atomic min per field present in the warp (the lanes' tiles are
+/// consecutive, so usually one field), not one per tile on that address.
+__device__ inline void warpMinPerField(const FimSchedView& v, int phase, int f, uint32_t next, int lane) {
+    unsigned pending = __ballot_sync(0xffffffffu, next != kFimNoKey);
+    while (pending) {
+        const int leader = __ffs(static_cast<int>(pending)) - 1;
+        const int fl = __shfl_sync(0xffffffffu, f, leader);
+        uint32_t m = f == fl ? next : kFimNoKey;
+        for (int o = 16; o > 0; o >>= 1) m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
+        if (lane == leader) atomicMinRelaxed(&v.lowest[fl * 3 + (phase + 1) % 3], m);
+        pending &= ~__ballot_sync(0xffffffffu, f == fl);
+    }
+}
 
 namespace {
 
@@ -151,43 +159,19 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
         v.from[ti] = 0u;
     }
     const FimTileBox b = fimTileBox(g, tx, ty);
-    const float* phi = v.phiOf(f);
+    float* phi = v.phiOf(f);
     FimState* state = v.stateOf(f);
-    // stage the tile and its halo, corners only with diagonals (rows
-    // -1..h, columns -1..w; the padded border makes every halo cell addressable)
-    for (int r = -1; r <= b.h; ++r)
-        for (int c = lane - 1; c <= b.w; c += 32) {
-            if (!v.diagonals && haloCorner(c, r, b.w, b.h)) continue;
-            const int q = g.padded(b.i0 + c, b.j0 + r), s = (c + 1) + (r + 1) * kFimHaloPitch;
-            sPhi[s] = phi[q];
-            sState[s] = state[q];
-        }
-    // the tile's face costs, read by every sweep: staged once (a lane's
-    // cell of a diagonal is in another row than its neighbour lane's, so
-    // global reads would be a line per lane on every sweep's critical path;
-    // staged, the solve took 18-23% less time on an H100, bench/results)
-    const FaceCost* cost = v.cost[f] + g.cell(b.i0, b.j0);
-    for (int r = 0; r < b.h; ++r)
-        if (lane < b.w) sCost[lane + r * kFimTile] = cost[lane + r * g.nx];
+    // stage the tile, its halo and its face costs (fim_stage.hpp: batches of
+    // loads in flight; the costs are read by every sweep, and staged they
+    // took 18-23% off the solve on an H100, bench/results)
+    fimStageTile<32>(lane, g, b, v.diagonals, phi, state, v.cost[f], sPhi, sState, sCost);
     __syncwarp();
     const FimTileMem m{sPhi + 1 + kFimHaloPitch, sState + 1 + kFimHaloPitch, kFimHaloPitch,
                        sCost, kFimTile, b.w, b.h, g.h, g.tol, v.reach[f], v.diagonals};
     const FimTileReport mine = fimProcessTile(WarpTeam{lane}, m, from, v.sweeps, mode);
     __syncwarp();
-    // write back the tile's cells, and the dirty marks left on its halo cells
-    float* phiOut = v.phiOf(f);
-    for (int r = -1; r <= b.h; ++r)
-        for (int c = lane - 1; c <= b.w; c += 32) {
-            if (!v.diagonals && haloCorner(c, r, b.w, b.h)) continue;
-            const int q = g.padded(b.i0 + c, b.j0 + r), s = (c + 1) + (r + 1) * kFimHaloPitch;
-            const bool inside = c >= 0 && r >= 0 && c < b.w && r < b.h;
-            if (inside) {
-                phiOut[q] = sPhi[s];
-                state[q] = sState[s];
-            } else if (sState[s] & fimModeBit(mode)) {
-                state[q] = sState[s];  // the halo cell's state at load plus this pass's mark
-            }
-        }
+    // write back the tile's cells, and the marks left on its halo cells
+    fimUnstageTile<32>(lane, g, b, v.diagonals, fimModeBit(mode), sPhi, sState, phi, state);
     const FimTileReport r = warpReduce(mine);
     if (lane == 0) fimReport(v, phase, f, tx, ty, r);
 }
@@ -196,7 +180,7 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
 /// then the tile's potentials and states with their halo. [Units: bytes]
 constexpr std::size_t kWarpCostBytes = sizeof(FaceCost) * kFimTile * kFimTile;
 constexpr std::size_t kWarpSharedBytes =
-    kWarpCostBytes + (kHaloCells * (sizeof(float) + sizeof(FimState)) + 15) / 16 * 16;
+    kWarpCostBytes + (kFimHaloCells * (sizeof(float) + sizeof(FimState)) + 15) / 16 * 16;
 /// Dynamic shared memory of a block of the solve kernel (over the 48 KiB
 /// of static shared memory: the launch opts in). [Units: bytes]
 constexpr int kBlockSharedBytes = static_cast<int>(kWarpsPerBlock * kWarpSharedBytes);
@@ -213,7 +197,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 2) solveKernel(SolveArgs 
     unsigned char* mine = shared + warp * kWarpSharedBytes;
     FaceCost* sCost = reinterpret_cast<FaceCost*>(mine);
     float* sPhi = reinterpret_cast<float*>(mine + kWarpCostBytes);
-    FimState* sState = reinterpret_cast<FimState*>(sPhi + kHaloCells);
+    FimState* sState = reinterpret_cast<FimState*>(sPhi + kFimHaloCells);
     const int gwarp = static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp;
     const int nwarps = static_cast<int>(gridDim.x) * kWarpsPerBlock;
     const bool first = blockIdx.x == 0 && threadIdx.x == 0;
@@ -225,11 +209,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 2) solveKernel(SolveArgs 
             for (int f = 0; f < v.fields; ++f) v.lowest[3 * f + (phase + 2) % 3] = kFimNoKey;
             a.listCount[(phase + 1) & 1] = 0u;
         }
-        // pass 1: select (fimSelect), 32 tiles per warp step, one atomic per warp
+        // pass 1: select (fimSelectTile), 32 tiles per warp step, one atomic
+        // per warp for the list and one per field for the waiting tiles' keys
         unsigned* count = &a.listCount[phase & 1];
         for (int base = gwarp * 32; base < total; base += nwarps * 32) {
-            const int idx = base + lane;
-            const bool sel = idx < total && fimSelect(v, phase, idx / v.g.tiles(), idx % v.g.tiles());
+            const int idx = base + lane, f = idx / v.g.tiles();
+            uint32_t next = kFimNoKey;
+            const bool sel = idx < total && fimSelectTile(v, phase, f, idx % v.g.tiles(), next);
+            warpMinPerField(v, phase, f, next, lane);
             const unsigned ballot = __ballot_sync(0xffffffffu, sel);
             if (ballot == 0u) continue;
             unsigned start = 0u;

@@ -18,6 +18,7 @@
 #include "cmd/eikonal_cases.hpp"
 #include "eikonal_test_util.hpp"
 #include "kernels/fim_schedule.hpp"
+#include "kernels/fim_stage.hpp"
 
 namespace ccrowd::test {
 namespace {
@@ -81,6 +82,92 @@ TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
         }
     // the random tiles did work: the comparison was not of untouched tiles
     EXPECT_GT(changed, tiles / 2);
+}
+
+/// A GPU warp's copy of a tile (fim_stage.hpp), run here lane after lane:
+/// the copy holds exactly the tile, its halo and (with diagonals) the
+/// halo's corners, and the tile's costs; written back, the tile's cells
+/// take the copy's values and states, a halo cell takes its state only
+/// where the pass marked it, and nothing else in the arrays changes. On
+/// full, narrow and short tiles (the grid's edges).
+TEST(FimStage, WarpCopyHoldsTheTileAndItsHaloAndGoesBackWithTheMarks) {
+    std::mt19937 rng(20261130u);
+    const FimGrid g = makeFimGrid(70, 45, 0.5f, 1e-6f);  // 3 x 2 tiles: the last column 6 wide, the top row 13 tall
+    std::uniform_real_distribution<float> val(0.f, 50.f);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::vector<float> phi(static_cast<std::size_t>(g.paddedSize()));
+    std::vector<FimState> state(phi.size());
+    std::vector<FaceCost> cost(static_cast<std::size_t>(g.nx) * g.ny);
+    for (float& x : phi) x = val(rng);
+    for (FimState& x : state) x = static_cast<FimState>(byte(rng));
+    for (FaceCost& c : cost) c = FaceCost{val(rng), val(rng), val(rng), val(rng)};
+    const float kNot = -1.f;
+    const FimState kNotState = 0xEE;
+    int staged = 0, marked = 0;
+    for (const bool diagonals : {false, true})
+        for (int ty = 0; ty < g.tilesY; ++ty)
+            for (int tx = 0; tx < g.tilesX; ++tx) {
+                const FimTileBox b = fimTileBox(g, tx, ty);
+                SCOPED_TRACE("tile " + std::to_string(tx) + "," + std::to_string(ty) + (diagonals ? " with diagonals" : ""));
+                std::vector<float> sPhi(kFimHaloCells, kNot);
+                std::vector<FimState> sState(kFimHaloCells, kNotState);
+                std::vector<FaceCost> sCost(kFimTile * kFimTile, FaceCost{kNot, kNot, kNot, kNot});
+                for (int lane = 0; lane < 32; ++lane)
+                    fimStageTile<32>(lane, g, b, diagonals, phi.data(), state.data(), cost.data(), sPhi.data(), sState.data(),
+                                     sCost.data());
+                // the copy: cell (c, r) at (c + 1) + (r + 1) * pitch
+                for (int r = -1; r <= kFimTile; ++r)
+                    for (int c = -1; c <= kFimTile; ++c) {
+                        const int e = (c + 1) + (r + 1) * kFimHaloPitch;
+                        const bool corner = (c < 0 || c >= b.w) && (r < 0 || r >= b.h);
+                        const bool want = c <= b.w && r <= b.h && (diagonals || !corner);
+                        if (want) {
+                            const int q = g.padded(b.i0 + c, b.j0 + r);
+                            ASSERT_EQ(sPhi[e], phi[q]) << c << "," << r;
+                            ASSERT_EQ(sState[e], state[q]) << c << "," << r;
+                            ++staged;
+                        } else {
+                            ASSERT_EQ(sPhi[e], kNot) << c << "," << r;
+                            ASSERT_EQ(sState[e], kNotState) << c << "," << r;
+                        }
+                    }
+                for (int r = 0; r < kFimTile; ++r)
+                    for (int c = 0; c < kFimTile; ++c) {
+                        const FaceCost& got = sCost[c + r * kFimTile];
+                        const FaceCost want = c < b.w && r < b.h ? cost[g.cell(b.i0 + c, b.j0 + r)] : FaceCost{kNot, kNot, kNot, kNot};
+                        ASSERT_TRUE(got.e == want.e && got.n == want.n && got.w == want.w && got.s == want.s) << c << "," << r;
+                    }
+                // a pass changes the copy; each mode writes back its own marks
+                for (const int mode : {kFimLowering, kFimRaising}) {
+                    std::vector<float> sPhi2 = sPhi;
+                    std::vector<FimState> sState2 = sState;
+                    for (float& x : sPhi2) if (x != kNot) x = val(rng);
+                    for (FimState& x : sState2) if (x != kNotState) x = static_cast<FimState>(byte(rng));
+                    std::vector<float> phiWant = phi, phiGot = phi;
+                    std::vector<FimState> stateWant = state, stateGot = state;
+                    const FimState bit = fimModeBit(mode);
+                    for (int r = -1; r <= b.h; ++r)
+                        for (int c = -1; c <= b.w; ++c) {
+                            const int e = (c + 1) + (r + 1) * kFimHaloPitch;
+                            if (sState[e] == kNotState && sPhi[e] == kNot) continue;  // not staged
+                            const int q = g.padded(b.i0 + c, b.j0 + r);
+                            if (c >= 0 && r >= 0 && c < b.w && r < b.h) {
+                                phiWant[q] = sPhi2[e];
+                                stateWant[q] = sState2[e];
+                            } else if (sState2[e] & bit) {
+                                stateWant[q] = sState2[e];
+                                ++marked;
+                            }
+                        }
+                    for (int lane = 0; lane < 32; ++lane)
+                        fimUnstageTile<32>(lane, g, b, diagonals, bit, sPhi2.data(), sState2.data(), phiGot.data(), stateGot.data());
+                    ASSERT_EQ(0, std::memcmp(phiGot.data(), phiWant.data(), phi.size() * sizeof(float))) << "mode " << mode;
+                    ASSERT_EQ(stateGot, stateWant) << "mode " << mode;
+                }
+            }
+    // every tile was copied, halo marks went back
+    EXPECT_GT(staged, 2 * 6 * 13 * 13);
+    EXPECT_GT(marked, 0);
 }
 
 /// The CPU initialises the padded arrays a row at a time (launch.hpp's row

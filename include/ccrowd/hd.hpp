@@ -31,3 +31,15 @@
 #else
 #define CC_HOST_NOINLINE inline
 #endif
+
+/// CC_UNROLL before a loop with a constant trip count unrolls it fully
+/// (nvcc's `#pragma unroll`, GCC's `#pragma GCC unroll`), so that arrays
+/// indexed by its counter stay in registers (fim_stage.hpp's batches of
+/// loads).
+#if defined(__CUDACC__)
+#define CC_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__)
+#define CC_UNROLL _Pragma("GCC unroll 16")
+#else
+#define CC_UNROLL
+#endif
