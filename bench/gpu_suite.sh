@@ -10,7 +10,8 @@
 # SECONDS: the call's budget (default 420). SECTIONs, in the order given
 # (default: tests eikonal step models scenes python all-tests validate):
 #   tests      every per-backend test's cuda instance, the FIM's, EGL's (tests_cuda.log)
-#   eikonal    bench eikonal, 256/1024/4096, CPU 1 and all threads, FMM, fim-cuda (eikonal.csv)
+#   eikonal    bench eikonal, 256/1024/4096, CPU 1 and all threads, FMM, fim-cuda (eikonal.csv), and with
+#              --profile-cuda one more solve per case whose kernel times its phases' parts ('profile,' lines)
 #   eikonal8   the same with the 8-neighbour stencil, --stencil 8 (eikonal8.csv)
 #   step       bench step, synthetic 100k..10M agents on CUDA, 100k and 1M on the CPU (step.csv)
 #   models     bench step with each operational model (uic, social_force, orca, zones), 100k and 1M agents,
@@ -65,7 +66,7 @@ for s in "${sections[@]}"; do
         tee "$out/tests_cuda.log" | tail -40 ;;
     eikonal)
       timeout "$(left 100)" "$X" bench eikonal --sizes 256,1024,4096 --case all --backend cuda --no-skfmm --repeat 5 \
-        --max-seconds 2 --format csv 2>&1 | tee "$out/eikonal.csv" ;;
+        --max-seconds 2 --profile-cuda --format csv 2>&1 | tee "$out/eikonal.csv" ;;
     eikonal8)
       timeout "$(left 100)" "$X" bench eikonal --sizes 256,1024,4096 --case all --backend cuda --no-skfmm --repeat 5 \
         --max-seconds 2 --stencil 8 --format csv 2>&1 | tee "$out/eikonal8.csv" ;;

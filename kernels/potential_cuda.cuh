@@ -85,6 +85,31 @@ struct ReportLayout {
 };
 static_assert(sizeof(SolveRecord) <= ReportLayout::kPhaseSweeps, "potential_cuda.cuh: the record must fit before the phase slots");
 
+/// Counters of EikonalOptions::profile (unsigned long long each, in
+/// FimCudaWorkspace::prof): the first thread's global-timer sums, then the
+/// tiles' cycle sums.
+enum ProfSlot : int {
+    kProfKernelNs,      ///< Kernel start to end (first thread). [ns]
+    kProfKernelCycles,  ///< The same in the first thread's SM cycles.
+    kProfSelectNs,      ///< Per phase: select pass, end test, barrier. [ns]
+    kProfProcessNs,     ///< Per phase: process pass, barrier. [ns]
+    kProfSlowest,       ///< Sum over phases of kProfPhaseMax. [cycles]
+    kProfPhaseMax,      ///< This phase's slowest tile (reset by the first thread after the phase). [cycles]
+    kProfTiles,         ///< Tiles processed.
+    kProfStage,         ///< Staging, summed over tiles. [cycles]
+    kProfSweep,         ///< Sweeps, summed over tiles. [cycles]
+    kProfSweeps,        ///< Sweeps run, summed over tiles.
+    kProfTail,          ///< Write-back, reduction and report, summed over tiles. [cycles]
+    kProfSlots
+};
+
+/// The device's global timer. [Units: ns]
+__device__ inline unsigned long long globalNs() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
 /// Scheduler state the kernel needs beyond FimSchedView.
 struct SolveArgs {
     FimSchedView v;
@@ -94,6 +119,7 @@ struct SolveArgs {
     unsigned* listCount;  ///< Two rotating counts of list entries.
     int* quietAfter;      ///< Per field: phases after which it went quiet (0: not yet). [Size: fields]
     SolveRecord* record;
+    unsigned long long* prof;  ///< ProfSlot counters (EikonalOptions::profile), or null.
 };
 
 /// A warp as fim_schedule.hpp's team: a front's cells on its lanes
@@ -147,7 +173,8 @@ namespace {
 /// shared memory, run fimProcessTile, write back the tile and the marks left
 /// in the halo, report (lane 0).
 __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int idx, float* sPhi, FimState* sState,
-                                FaceCost* sCost, int lane) {
+                                FaceCost* sCost, int lane, unsigned long long* prof) {
+    const long long c0 = prof ? clock64() : 0;
     const FimGrid& g = v.g;
     const int f = idx / g.tiles(), t = idx % g.tiles();
     const int tx = t % g.tilesX, ty = t / g.tilesX;
@@ -166,14 +193,26 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
     // took 18-23% off the solve on an H100, bench/results)
     fimStageTile<32>(lane, g, b, v.diagonals, phi, state, v.cost[f], sPhi, sState, sCost);
     __syncwarp();
+    const long long c1 = prof ? clock64() : 0;
     const FimTileMem m{sPhi + 1 + kFimHaloPitch, sState + 1 + kFimHaloPitch, kFimHaloPitch,
                        sCost, kFimTile, b.w, b.h, g.h, g.tol, v.reach[f], v.diagonals};
     const FimTileReport mine = fimProcessTile(WarpTeam{lane}, m, from, v.sweeps, mode);
     __syncwarp();
+    const long long c2 = prof ? clock64() : 0;
     // write back the tile's cells, and the marks left on its halo cells
     fimUnstageTile<32>(lane, g, b, v.diagonals, fimModeBit(mode), sPhi, sState, phi, state);
     const FimTileReport r = warpReduce(mine);
     if (lane == 0) fimReport(v, phase, f, tx, ty, r);
+    // the tile's parts (EikonalOptions::profile)
+    if (prof && lane == 0) {
+        const long long c3 = clock64();
+        atomicAdd(&prof[kProfTiles], 1ull);
+        atomicAdd(&prof[kProfStage], static_cast<unsigned long long>(c1 - c0));
+        atomicAdd(&prof[kProfSweep], static_cast<unsigned long long>(c2 - c1));
+        atomicAdd(&prof[kProfSweeps], static_cast<unsigned long long>(r.sweeps));
+        atomicAdd(&prof[kProfTail], static_cast<unsigned long long>(c3 - c2));
+        atomicMax(&prof[kProfPhaseMax], static_cast<unsigned long long>(c3 - c0));
+    }
 }
 
 /// Shared memory of one warp of the solve kernel: its tile's face costs,
@@ -202,6 +241,12 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 2) solveKernel(SolveArgs 
     const int nwarps = static_cast<int>(gridDim.x) * kWarpsPerBlock;
     const bool first = blockIdx.x == 0 && threadIdx.x == 0;
     const int total = v.fields * v.g.tiles();
+    // EikonalOptions::profile: the first thread times the phases' passes
+    unsigned long long* prof = a.prof;
+    const bool timer = prof && first;
+    const unsigned long long tStart = timer ? globalNs() : 0ull;
+    const long long cStart = timer ? clock64() : 0;
+    unsigned long long tMark = tStart;
     for (int phase = 0; phase < a.cap; ++phase) {
         // slots nobody uses in this phase: the lowest keys two phases ahead,
         // the list count of the next phase
@@ -225,11 +270,24 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 2) solveKernel(SolveArgs 
             if (sel) a.list[start + __popc(ballot & ((1u << lane) - 1u))] = idx;
         }
         grid.sync();
+        if (timer) {
+            const unsigned long long t = globalNs();
+            prof[kProfSelectNs] += t - tMark;
+            tMark = t;
+        }
         // pass 2: the selected tiles, one per warp
         const int n = static_cast<int>(*reinterpret_cast<volatile unsigned*>(count));
         for (int k = gwarp; k < n; k += nwarps)
-            processTileWarp(v, a.mode, phase, a.list[k], sPhi, sState, sCost, lane);
+            processTileWarp(v, a.mode, phase, a.list[k], sPhi, sState, sCost, lane, prof);
         grid.sync();
+        if (timer) {
+            const unsigned long long t = globalNs();
+            prof[kProfProcessNs] += t - tMark;
+            tMark = t;
+            // read and emptied at the L2, where the tiles' atomics went (no
+            // tile writes it again before the next phase's first barrier)
+            prof[kProfSlowest] += atomicExch(&prof[kProfPhaseMax], 0ull);
+        }
         // end: the phase's longest tile, quiet fields, and the solve when all are
         if (first) fimEndPhase(v, phase);
         bool quiet = true;
@@ -241,8 +299,12 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 2) solveKernel(SolveArgs 
         if (first) a.record->phases = phase + 1;
         if (quiet) {
             if (first) a.record->converged = 1;
-            return;
+            break;  // every thread: they all read the same keys after the barrier
         }
+    }
+    if (timer) {
+        prof[kProfKernelNs] += globalNs() - tStart;
+        prof[kProfKernelCycles] += static_cast<unsigned long long>(clock64() - cStart);
     }
 }
 
@@ -292,6 +354,7 @@ struct FimCudaWorkspace {
     /// phase slots and the critical sweeps, then per field the updates and activations (u64) and the phases after
     /// which it went quiet (int). See ReportLayout.
     fimcuda::DeviceBuffer report;
+    fimcuda::DeviceBuffer prof;  ///< ProfSlot counters, with EikonalOptions::profile.
     int blocksPerSm = 0, sms = 0;  ///< Cooperative launch geometry (0: not queried yet).
     std::vector<const FaceCost*> hostCostPtrs;  ///< What costPtrs holds.
     std::vector<FimSource> hostSources;         ///< What sources holds.
@@ -300,7 +363,7 @@ struct FimCudaWorkspace {
     std::size_t bytes() const {
         std::size_t n = 0;
         for (const fimcuda::DeviceBuffer* b : {&phi, &state, &key, &from, &runs, &lowest, &band, &lowestCost,
-                                               &cost, &costPtrs, &blocked, &sources, &list, &listCount, &report})
+                                               &cost, &costPtrs, &blocked, &sources, &list, &listCount, &report, &prof})
             n += b->capacity();
         return n;
     }
@@ -317,6 +380,28 @@ namespace {
 /// True when two source lists are the same, field by field and bit by bit.
 inline bool sameSources(const std::vector<FimSource>& a, const std::vector<FimSource>& b) {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(FimSource)) == 0);
+}
+
+/// The kernel's ProfSlot counters at @p dProf as an EikonalGpuProfile
+/// (cycles converted at the clock the first thread saw).
+inline EikonalGpuProfile readProfile(const unsigned long long* dProf) {
+    using namespace fimcuda;
+    unsigned long long c[kProfSlots];
+    device::copyToHost(c, dProf, sizeof c);
+    EikonalGpuProfile p;
+    p.kernel_us = 1e-3 * static_cast<double>(c[kProfKernelNs]);
+    p.select_us = 1e-3 * static_cast<double>(c[kProfSelectNs]);
+    p.process_us = 1e-3 * static_cast<double>(c[kProfProcessNs]);
+    p.clock_ghz = c[kProfKernelNs] ? static_cast<double>(c[kProfKernelCycles]) / static_cast<double>(c[kProfKernelNs]) : 0.0;
+    const double perUs = 1e3 * p.clock_ghz;  // cycles per us
+    if (perUs > 0) p.slowest_tiles_us = static_cast<double>(c[kProfSlowest]) / perUs;
+    p.tiles = static_cast<long long>(c[kProfTiles]);
+    if (perUs > 0 && p.tiles > 0) {
+        p.stage_us = static_cast<double>(c[kProfStage]) / perUs / static_cast<double>(p.tiles);
+        p.tail_us = static_cast<double>(c[kProfTail]) / perUs / static_cast<double>(p.tiles);
+    }
+    if (perUs > 0 && c[kProfSweeps] > 0) p.sweep_us = static_cast<double>(c[kProfSweep]) / perUs / static_cast<double>(c[kProfSweeps]);
+    return p;
 }
 
 /// Multi-field FIM on the GPU: one cooperative kernel for the whole solve
@@ -437,12 +522,19 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     const CellRange paddedCells{0, 0, g.pitch, (g.ny + 2) * fields};
     const int nsrc = static_cast<int>(sources.size());
     const FimSource* dSources = ws.sources.as<FimSource>();
+    // EikonalOptions::profile: the kernel's timers, zeroed once per solve
+    unsigned long long* dProf = nullptr;
+    if (opt.profile) {
+        ws.prof.reserve(kProfSlots * sizeof(unsigned long long));
+        dProf = ws.prof.as<unsigned long long>();
+        CC_CUDA_CHECK(cudaMemsetAsync(dProf, 0, kProfSlots * sizeof(unsigned long long)));
+    }
     // one pass of phases: one cooperative launch (the host reads nothing here)
     auto runPhases = [&](int mode) {
         CC_CUDA_CHECK(cudaMemsetAsync(dQuiet, 0, fields * sizeof(int)));
         CC_CUDA_CHECK(cudaMemsetAsync(ws.listCount.as<unsigned>(), 0, 2 * sizeof(unsigned)));
         CC_CUDA_CHECK(cudaMemsetAsync(dRecord, 0, sizeof(SolveRecord)));
-        SolveArgs args{v, mode, std::max(1, cap), ws.list.as<int>(), ws.listCount.as<unsigned>(), dQuiet, dRecord};
+        SolveArgs args{v, mode, std::max(1, cap), ws.list.as<int>(), ws.listCount.as<unsigned>(), dQuiet, dRecord, dProf};
         void* params[] = {&args};
         const int blocks = ws.blocksPerSm * ws.sms;
         CC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(solveKernel), dim3(blocks),
@@ -501,6 +593,8 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     if (opt.download)
         for (Field<float>* out : phi) out->download();
 
+    const EikonalGpuProfile profile = dProf ? readProfile(dProf) : EikonalGpuProfile{};
+
     std::vector<EikonalStats> stats(fields);
     for (int f = 0; f < fields; ++f) {
         EikonalStats& st = stats[f];
@@ -510,6 +604,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         st.critical_sweeps = static_cast<long long>(critical);
         st.converged = quiet[f] > 0;
         st.warm = warm;
+        st.gpu_profile = profile;
     }
     return stats;
 }

@@ -596,5 +596,50 @@ TEST(FimCudaVsCpu, SameDecisionsSameCounts) {
         }
 }
 
+/// EikonalOptions::profile on the CPU backend: ignored (the same solve, an
+/// empty profile).
+TEST(FimProfile, CpuIgnoresIt) {
+    const bench::EikonalGrid grid = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 300);
+    const EikonalProblem p = grid.problem();
+    EikonalOptions on;
+    on.profile = true;
+    const Solution cpu = runFim(Exec{Backend::Cpu, 2}, p), cpuOn = runFim(Exec{Backend::Cpu, 2}, p, on);
+    EXPECT_TRUE(fieldsIdentical(cpuOn.phi, cpu.phi));
+    EXPECT_EQ(cpuOn.stats.updates, cpu.stats.updates);
+    EXPECT_EQ(cpuOn.stats.gpu_profile.kernel_us, 0.0);
+    EXPECT_EQ(cpuOn.stats.gpu_profile.tiles, 0);
+}
+
+/// EikonalOptions::profile on a GPU: the profiled solve is the same solve,
+/// and its parts add up: every processed tile counted, the phases' passes
+/// within the kernel's time, the phases' slowest tiles within their
+/// process passes.
+TEST(FimProfile, TimesTheCudaKernelsPartsAndChangesNothing) {
+    std::string why;
+    if (!cudaUsable(&why)) GTEST_SKIP() << "no usable CUDA GPU: " << why;
+    const bench::EikonalGrid grid = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 300);
+    const EikonalProblem p = grid.problem();
+    EikonalOptions on;
+    on.profile = true;
+    const Solution gpu = runFim(Exec{Backend::Cuda, 0}, p), gpuOn = runFim(Exec{Backend::Cuda, 0}, p, on);
+    EXPECT_TRUE(fieldsIdentical(gpuOn.phi, gpu.phi));
+    EXPECT_EQ(gpuOn.stats.updates, gpu.stats.updates);
+    EXPECT_EQ(gpuOn.stats.iterations, gpu.stats.iterations);
+    EXPECT_EQ(gpu.stats.gpu_profile.tiles, 0);  // not asked
+    const EikonalGpuProfile& pr = gpuOn.stats.gpu_profile;
+    EXPECT_EQ(pr.tiles, gpuOn.stats.tile_activations);
+    EXPECT_GT(pr.kernel_us, 0.0);
+    EXPECT_GT(pr.select_us, 0.0);
+    EXPECT_GT(pr.process_us, 0.0);
+    EXPECT_LE(pr.select_us + pr.process_us, pr.kernel_us * 1.001 + 1.0);
+    EXPECT_GT(pr.slowest_tiles_us, 0.0);
+    EXPECT_LE(pr.slowest_tiles_us, pr.process_us * 1.05 + 1.0);  // cycles converted at the first thread's clock
+    EXPECT_GT(pr.stage_us, 0.0);
+    EXPECT_GT(pr.sweep_us, 0.0);
+    EXPECT_GT(pr.tail_us, 0.0);
+    EXPECT_GT(pr.clock_ghz, 0.3);
+    EXPECT_LT(pr.clock_ghz, 5.0);
+}
+
 }  // namespace
 }  // namespace ccrowd::test

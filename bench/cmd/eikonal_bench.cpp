@@ -176,6 +176,18 @@ void writePlot(const std::string& path, const std::vector<EikonalBenchRow>& rows
     plot::writeLogLogPlot(path, p);
 }
 
+/// One `profile,` line of --profile-cuda (EikonalGpuProfile), after its
+/// header when @p header.
+void writeProfile(std::ostream& log, const char* caseName, int n, const EikonalStats& st, bool header) {
+    if (header)
+        log << "profile,case,size,phases,kernel_us,select_us,process_us,slowest_tiles_us,tiles,stage_us,sweep_us,tail_us,"
+               "clock_ghz\n";
+    const EikonalGpuProfile& p = st.gpu_profile;
+    log << "profile," << caseName << "," << n << "," << st.iterations << "," << fmt(p.kernel_us, 1) << ","
+        << fmt(p.select_us, 1) << "," << fmt(p.process_us, 1) << "," << fmt(p.slowest_tiles_us, 1) << "," << p.tiles << ","
+        << fmt(p.stage_us, 3) << "," << fmt(p.sweep_us, 3) << "," << fmt(p.tail_us, 3) << "," << fmt(p.clock_ghz, 3) << "\n";
+}
+
 }  // namespace
 
 std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std::ostream& out, std::ostream& log) {
@@ -207,7 +219,8 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
 
     std::vector<EikonalBenchRow> rows;
     std::vector<std::pair<int, DirectionError>> bias;  // (size, error) of the uniform case
-    bool skfmmNoted = false;
+    bool skfmmNoted = false, profileHeader = false;
+    if (opt.profile_cuda && !haveGpu) log << "--profile-cuda: no fim-cuda rows to profile\n";
     printHeader(opt, out);
     for (EikonalCase c : opt.cases) {
         for (int n : opt.sizes) {
@@ -265,6 +278,12 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
                 r.phases = st.iterations;
                 r.critical_sweeps = st.critical_sweeps;
                 add(r, "fim-cuda", 1, maxAbsDiff(phi, ref));
+                if (opt.profile_cuda) {
+                    EikonalOptions po = deo;
+                    po.profile = true;
+                    writeProfile(log, caseName(c), n, fim.solve(onDevice, phi, po), !profileHeader);
+                    profileHeader = true;
+                }
             }
             // scikit-fmm, when Python has it
             if (opt.skfmm) {

@@ -27,6 +27,9 @@ struct EikonalBenchOptions {
     int threads = 0;                              ///< "All threads" for FIM. [Limit: >= 0, 0 = all cores]
     BackendChoice backend = BackendChoice::Auto;  ///< Auto: add fim-cuda rows when a GPU works.
     bool skfmm = true;                            ///< Time scikit-fmm when it is installed.
+    /// After each fim-cuda row, one untimed solve with EikonalOptions::profile,
+    /// its EikonalGpuProfile written to the log as a `profile,` line.
+    bool profile_cuda = false;
     float tolerance = 1e-9f;                      ///< FIM tolerance (EikonalOptions::tolerance).
     std::optional<float> band_tiles;                   ///< FIM value-ordering band (EikonalOptions::band_tiles; empty: each backend's default). [Limit: >= 0]
     int sweeps = EikonalOptions{}.inner_iterations;    ///< FIM sweeps per tile activation. [Limit: >= 1]

@@ -111,6 +111,26 @@ struct EikonalOptions {
     /// FimSolver::finish()). The CUDA backend solves every problem to the
     /// end.
     EikonalNeeded needed;
+    /// CUDA: time the parts of the solve kernel's phases on the device
+    /// (EikonalStats::gpu_profile; a few clock reads and atomics per tile,
+    /// results unchanged). Ignored by the CPU backend.
+    bool profile = false;
+};
+
+/// Where a CUDA FIM solve's time went (EikonalOptions::profile): the solve
+/// kernel's first thread reads the global timer around each phase's two
+/// passes, and each tile's warp its cycle counter around the tile's parts.
+/// All zero on the CPU backend and without profile.
+struct EikonalGpuProfile {
+    double kernel_us = 0;         ///< The solve kernel (both passes of a warm start), start to end. [Units: us]
+    double select_us = 0;         ///< Sum over the phases: the select pass, the end test and the barrier after them. [Units: us]
+    double process_us = 0;        ///< Sum over the phases: the process pass and the barrier after it. [Units: us]
+    double slowest_tiles_us = 0;  ///< Sum over the phases of each phase's slowest tile, staging to report. [Units: us]
+    long long tiles = 0;          ///< Tiles processed, all problems.
+    double stage_us = 0;          ///< Per tile: staging the tile, its halo and costs in shared memory. [Units: us]
+    double sweep_us = 0;          ///< Per sweep of a tile. [Units: us]
+    double tail_us = 0;           ///< Per tile: write-back, the lanes' reduction, the report. [Units: us]
+    double clock_ghz = 0;         ///< SM clock during the kernel (cycles over global time), which converts the per-tile parts. [Units: GHz]
 };
 
 /// What a solve did.
@@ -129,6 +149,9 @@ struct EikonalStats {
     /// (EikonalOptions::needed): exact there and below, upper bounds above.
     bool complete = true;
     bool warm = false;            ///< FIM: started from the previous solve (EikonalOptions::warm_start).
+    /// CUDA with EikonalOptions::profile: the solve kernel's parts (the same
+    /// for every problem of a solveMany).
+    EikonalGpuProfile gpu_profile;
 };
 
 /// Throws InputError for: non-positive or non-finite h; empty grid; missing

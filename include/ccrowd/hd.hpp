@@ -36,8 +36,10 @@
 /// (nvcc's `#pragma unroll`, GCC's `#pragma GCC unroll`), so that arrays
 /// indexed by its counter stay in registers (fim_stage.hpp's batches of
 /// loads).
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)
 #define CC_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define CC_UNROLL /* nvcc's host pass: its front end and GCC would each reject the other's pragma */
 #elif defined(__GNUC__) && !defined(__clang__)
 #define CC_UNROLL _Pragma("GCC unroll 16")
 #else

@@ -28,7 +28,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         std::string sizes = "64,256,1024,4096", cases = "all", format = "table", plot, backend = "auto";
         int repeat = 7, warmup = 1, threads = 0;
         double maxSeconds = 30.0;
-        bool noSkfmm = false;
+        bool noSkfmm = false, profileCuda = false;
         float tolerance = 1e-9f;
         std::string bandTiles = "auto";
         int sweeps = EikonalOptions{}.inner_iterations;
@@ -86,6 +86,9 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         ->check(CLI::IsMember({4, 8}))
         ->capture_default_str();
     eik->add_flag("--no-skfmm", a->noSkfmm, "Do not time scikit-fmm");
+    eik->add_flag("--profile-cuda", a->profileCuda,
+                  "After each fim-cuda row, one more (untimed) solve with the solve kernel's timers "
+                  "(EikonalOptions::profile): where its phases' time goes, as 'profile,' lines on stderr");
     eik->callback([a, &commands] {
         commands.action = [a] {
             bench::EikonalBenchOptions o;
@@ -99,6 +102,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.threads = a->threads;
             o.backend = parseBackendChoice(a->backend);
             o.skfmm = !a->noSkfmm;
+            o.profile_cuda = a->profileCuda;
             o.tolerance = a->tolerance;
             if (a->bandTiles != "auto") o.band_tiles = std::stof(a->bandTiles);
             o.sweeps = a->sweeps;
