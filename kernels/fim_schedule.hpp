@@ -199,6 +199,23 @@ CC_HD CC_FORCEINLINE bool fimMark(FimState* s, FimState bit) {
     return !(v & kFimFixed);
 }
 
+/// fimMark for a cell whose state @p v this visit has already read: the
+/// same marks and answer, without waiting for a load between a visit's
+/// update and each of its marks (on a GPU four loads of shared memory in a
+/// row on every marking front; read with the potentials they are in
+/// flight together). Exact because the only writes the cell's state can see
+/// between that read and this mark set this same bit over the same other
+/// bits (other lanes of the front, other tiles of the colour: fimMark), so
+/// v | bit is what a fresh read would store.
+CC_HD CC_FORCEINLINE bool fimMarkKnown(FimState* s, FimState v, FimState bit) {
+#ifdef __CUDA_ARCH__
+    if (!(v & (bit | kFimFixed))) *reinterpret_cast<volatile FimState*>(s) = static_cast<FimState>(v | bit);
+#else
+    __atomic_store_n(s, static_cast<FimState>(v | ((v & kFimFixed) ? 0 : bit)), __ATOMIC_RELAXED);
+#endif
+    return !(v & kFimFixed);
+}
+
 // ---------------------------------------------------------------------------
 // The state of a solve: every field's padded potentials and cell states, and
 // per tile its key and activation edges.
@@ -324,6 +341,12 @@ struct FimTileReport {
     int sweeps = 0;                  ///< Sweeps run (the same on every lane).
 };
 
+/// A visited cell's neighbours' states (FimCellState), read by the visit
+/// before its update (the diagonals' only with the 8-neighbour stencil).
+struct FimNeighbourStates {
+    FimState e = 0, w = 0, n = 0, s = 0, ne = 0, nw = 0, sw = 0, se = 0;
+};
+
 /// The work of one cell (i, j) (tile-local) in a sweep in direction
 /// (DI, DJ). A dirty cell is updated with the shared local update
 /// (eikonal_update.hpp, eikonalUpdateStencil) and keeps the minimum; a significant drop marks the
@@ -333,7 +356,12 @@ struct FimTileReport {
 /// corner.
 ///
 /// DIAG: the 8-neighbour stencil (FimTileMem::diagonals); without it the
-/// cell reads and marks its four axis neighbours only.
+/// cell reads and marks its four axis neighbours only. KNOWN: the visit
+/// reads its neighbours' states with their potentials and marks from them
+/// (fimMarkKnown: a warp, whose marks would otherwise each wait for a load);
+/// without it each mark reads its cell's state (fimMark: a CPU thread, for
+/// which the early reads cost more than they save, 2% on obstacles 1024^2).
+/// Both give the same tile (tested: FimRowTeam against FimFrontTeam).
 ///
 /// The cell reads its neighbours and its own state, and writes its own
 /// value and state and its neighbours' states. In a sweep in direction
@@ -347,7 +375,7 @@ struct FimTileReport {
 /// the three cells of row j - DJ lie on fronts f - 3 .. f - 1 and
 /// (i - DI, j) on f - 1) are two such orders (the parallel order of
 /// Detrixhe, Gibou & Min 2013, §3).
-template <int DI, int DJ, int MODE, bool DIAG>
+template <int DI, int DJ, int MODE, bool DIAG, bool KNOWN>
 struct FimSweepCell {
     FimTileMem m;
     FimTileReport* r;  ///< This lane's report.
@@ -370,10 +398,10 @@ struct FimSweepCell {
         return any != 0;
     }
 
-    /// True when the cell at offset @p d from @p st is an open grid cell
-    /// (fixed cells are the border, blocked cells and sources; only sources
-    /// have a finite value).
-    CC_HD static bool open(const FimState* st, const float* p, int d) { return !(st[d] & kFimFixed) || p[d] < INFINITY; }
+    /// True when a cell of state @p s and potential @p x is an open grid
+    /// cell (fixed cells are the border, blocked cells and sources; only
+    /// sources have a finite value).
+    CC_HD static bool open(FimState s, float x) { return !(s & kFimFixed) || x < INFINITY; }
 
     /// Marks neighbour (i + DX, j + DY) of the cell at (i, j), whose value
     /// was @p v: a halo cell for its edge's or corner's report, a cell the
@@ -381,9 +409,10 @@ struct FimSweepCell {
     /// offsets are template arguments, so each mark tests only the tile
     /// edges it can cross.
     template <int DX, int DY>
-    CC_HD CC_FORCEINLINE void mark(int i, int j, float v, bool& back) const {
+    CC_HD CC_FORCEINLINE void mark(int i, int j, float v, FimState known, bool& back) const {
         const int ti = i + DX, tj = j + DY;
-        if (!fimMark(m.state + ti + tj * m.pitch, kBit)) return;
+        FimState* s = m.state + ti + tj * m.pitch;
+        if (!(KNOWN ? fimMarkKnown(s, known, kBit) : fimMark(s, kBit))) return;
         const bool outX = DX > 0 ? ti >= m.w : (DX < 0 ? ti < 0 : false);
         const bool outY = DY > 0 ? tj >= m.h : (DY < 0 ? tj < 0 : false);
         // the halo cell's report slot, a constant in each branch: indexed at
@@ -412,19 +441,21 @@ struct FimSweepCell {
     /// reads this cell. So the front does not flood a tile from a corner
     /// before its edges are known (a tile that did ran twice: 2.6-3.2
     /// updates per cell on the benchmark's cases, 1.1-1.9 without).
-    CC_HD void markAbove(int i, int j, const EikonalStencil& n, float v, bool raising, bool& back) const {
+    /// @p ns: the neighbours' states as this visit read them (with KNOWN: fimMarkKnown).
+    CC_HD void markAbove(int i, int j, const EikonalStencil& n, const FimNeighbourStates& ns, float v, bool raising,
+                         bool& back) const {
         const auto above = [v, raising](float x) { return v < x && (!raising || x < INFINITY); };
         const float vd = raising ? v : v + 0.999f * m.reach;
         const auto aboveDiag = [vd](float x) { return vd < x && x < INFINITY; };
-        if (above(n.e)) mark<1, 0>(i, j, v, back);
-        if (above(n.n)) mark<0, 1>(i, j, v, back);
-        if (above(n.w)) mark<-1, 0>(i, j, v, back);
-        if (above(n.s)) mark<0, -1>(i, j, v, back);
+        if (above(n.e)) mark<1, 0>(i, j, v, ns.e, back);
+        if (above(n.n)) mark<0, 1>(i, j, v, ns.n, back);
+        if (above(n.w)) mark<-1, 0>(i, j, v, ns.w, back);
+        if (above(n.s)) mark<0, -1>(i, j, v, ns.s, back);
         if (!DIAG) return;
-        if (aboveDiag(n.ne)) mark<1, 1>(i, j, v, back);
-        if (aboveDiag(n.nw)) mark<-1, 1>(i, j, v, back);
-        if (aboveDiag(n.sw)) mark<-1, -1>(i, j, v, back);
-        if (aboveDiag(n.se)) mark<1, -1>(i, j, v, back);
+        if (aboveDiag(n.ne)) mark<1, 1>(i, j, v, ns.ne, back);
+        if (aboveDiag(n.nw)) mark<-1, 1>(i, j, v, ns.nw, back);
+        if (aboveDiag(n.sw)) mark<-1, -1>(i, j, v, ns.sw, back);
+        if (aboveDiag(n.se)) mark<1, -1>(i, j, v, ns.se, back);
     }
 
     /// Visits cell (i, j), reading its neighbour (i - DI, j) from memory.
@@ -452,14 +483,18 @@ struct FimSweepCell {
         n.e = DI > 0 ? p[1] : prev; n.w = DI > 0 ? prev : p[-1]; n.n = p[pitch]; n.s = p[-pitch];
         n.ne = n.nw = n.sw = n.se = INFINITY;
         n.tri = 0u;
+        // the neighbours' states, read with their potentials when the marks
+        // take them from here (KNOWN) or the triangles need them (DIAG)
+        FimNeighbourStates ns;
+        if (KNOWN || DIAG) { ns.e = st[1]; ns.w = st[-1]; ns.n = st[pitch]; ns.s = st[-pitch]; }
         if (DIAG) {
             n.ne = p[pitch + 1]; n.nw = p[pitch - 1]; n.sw = p[-pitch - 1]; n.se = p[1 - pitch];
-            const bool oe = open(st, p, 1), ow = open(st, p, -1), on = open(st, p, pitch), os = open(st, p, -pitch);
-            const FimState sE = st[1], sW = st[-1], sN = st[pitch], sS = st[-pitch];
-            const FimState sNW = st[pitch - 1], sSW = st[-pitch - 1], sSE = st[1 - pitch];
-            n.tri = eikonalTriangles(oe, ow, on, os, !(sE & kFimShutN), !(sSE & kFimShutN), !(sW & kFimShutN),
-                                     !(sSW & kFimShutN), !(sN & kFimShutE), !(sNW & kFimShutE), !(sS & kFimShutE),
-                                     !(sSW & kFimShutE));
+            ns.nw = st[pitch - 1]; ns.sw = st[-pitch - 1]; ns.se = st[1 - pitch];
+            if (KNOWN) ns.ne = st[pitch + 1];
+            const bool oe = open(ns.e, p[1]), ow = open(ns.w, p[-1]), on = open(ns.n, p[pitch]), os = open(ns.s, p[-pitch]);
+            n.tri = eikonalTriangles(oe, ow, on, os, !(ns.e & kFimShutN), !(ns.se & kFimShutN), !(ns.w & kFimShutN),
+                                     !(ns.sw & kFimShutN), !(ns.n & kFimShutE), !(ns.nw & kFimShutE), !(ns.s & kFimShutE),
+                                     !(ns.sw & kFimShutE));
         }
         const float old = *p;
         const float nw = eikonalUpdateStencil(n, m.cost[i + j * m.costPitch], m.cell, DIAG);
@@ -474,7 +509,7 @@ struct FimSweepCell {
             *p = INFINITY;
             *st = static_cast<FimState>(*st | kFimLower);
             v = old;
-            markAbove(i, j, n, v, true, back);
+            markAbove(i, j, n, ns, v, true, back);
         } else {
             // lower: keep the minimum; a significant drop lets the neighbours
             // above the new value drop in turn
@@ -482,7 +517,7 @@ struct FimSweepCell {
             *p = nw;
             if (!(old - nw > eikonalTolerance(nw, m.tol, m.cell))) return nw;
             v = nw;
-            markAbove(i, j, n, v, false, back);
+            markAbove(i, j, n, ns, v, false, back);
         }
         if (back) { *behind = true; *behindMin = minf(*behindMin, v); }
         return MODE == kFimRaising ? INFINITY : v;
@@ -516,7 +551,7 @@ template <int DI, int DJ, int MODE, bool DIAG, class Team>
 CC_HD bool fimSweep(const Team& team, const FimTileMem& m, FimTileReport& r) {
     bool behind = false;
     float behindMin = INFINITY;
-    team.template sweep<DI, DJ>(m.w, m.h, FimSweepCell<DI, DJ, MODE, DIAG>{m, &r, &behind, &behindMin});
+    team.template sweep<DI, DJ>(m.w, m.h, FimSweepCell<DI, DJ, MODE, DIAG, Team::kKnownStates>{m, &r, &behind, &behindMin});
     r.key[kFimToSelf] = minf(r.key[kFimToSelf], behindMin);
     return team.any(behind);
 }
@@ -527,6 +562,8 @@ CC_HD bool fimSweep(const Team& team, const FimTileMem& m, FimTileReport& r) {
 /// core, made the obstacles bench 8% faster but the potential of a 1M-agent
 /// step 8-10% slower: the row order stays.)
 struct FimRowTeam {
+    /// Marks read their cells' states (FimSweepCell's KNOWN off).
+    static constexpr bool kKnownStates = false;
     template <int DI, int DJ, class F>
     CC_HD void sweep(int w, int h, const F& f) const {
         for (int jj = 0; jj < h; ++jj) {
@@ -543,9 +580,11 @@ struct FimRowTeam {
 };
 
 /// The GPU's visiting order (front by front, a front's cells in lane
-/// order) run by one thread: what a warp computes, on the CPU, so tests can
-/// check that both orders give the same tiles.
+/// order) and its marks run by one thread: what a warp computes, on the
+/// CPU, so tests can check that both give the same tiles.
 struct FimFrontTeam {
+    /// Marks from the states the visit read, as a warp's (FimSweepCell's KNOWN).
+    static constexpr bool kKnownStates = true;
     template <int DI, int DJ, class F>
     CC_HD void sweep(int w, int h, const F& f) const {
         constexpr int K = F::kFrontStride;

@@ -125,6 +125,8 @@ struct SolveArgs {
 /// A warp as fim_schedule.hpp's team: a front's cells on its lanes
 /// (at most 16 in a 32-wide tile).
 struct WarpTeam {
+    /// Marks from the states the visit read (FimSweepCell's KNOWN): no load between a front's update and its marks.
+    static constexpr bool kKnownStates = true;
     int lane;  ///< 0..31
     template <int DI, int DJ, class F>
     __device__ void sweep(int w, int h, const F& f) const {

@@ -62,16 +62,21 @@ TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
     std::mt19937 rng(20261125u);
     const int sizes[][2] = {{32, 32}, {5, 17}, {1, 32}, {32, 1}, {17, 9}, {1, 1}};
     int tiles = 0, changed = 0;
+    for (const int mode : {kFimLowering, kFimRaising})
     for (const bool diagonals : {false, true})
     for (const auto& sz : sizes)
         for (int trial = 0; trial < 40; ++trial) {
-            SCOPED_TRACE(diagonals ? "8 neighbours" : "4 neighbours");
+            SCOPED_TRACE(std::string(diagonals ? "8 neighbours" : "4 neighbours") + (mode == kFimRaising ? ", raising" : ""));
             TileBuffers a(sz[0], sz[1], rng);
+            // the raise pass's marks where the lowering pass has its own
+            if (mode == kFimRaising)
+                for (FimState& st : a.state)
+                    if (st & kFimDirty) st = static_cast<FimState>((st & ~kFimDirty) | kFimRaise);
             TileBuffers b = a;
             const std::uint32_t from = static_cast<std::uint32_t>(trial % 16);
             const int sweeps = 1 + trial % 4;
-            const FimTileReport ra = fimProcessTile(FimRowTeam{}, a.mem(0.5f, diagonals), from, sweeps);
-            const FimTileReport rb = fimProcessTile(FimFrontTeam{}, b.mem(0.5f, diagonals), from, sweeps);
+            const FimTileReport ra = fimProcessTile(FimRowTeam{}, a.mem(0.5f, diagonals), from, sweeps, mode);
+            const FimTileReport rb = fimProcessTile(FimFrontTeam{}, b.mem(0.5f, diagonals), from, sweeps, mode);
             ++tiles;
             ASSERT_EQ(0, std::memcmp(a.phi.data(), b.phi.data(), a.phi.size() * sizeof(float)))
                 << sz[0] << "x" << sz[1] << " trial " << trial;
