@@ -181,9 +181,12 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
     const int f = idx / g.tiles(), t = idx % g.tiles();
     const int tx = t % g.tilesX, ty = t / g.tilesX;
     const long long ti = v.tileIndex(f, t);
-    const uint32_t from = v.from[ti];
-    __syncwarp();
+    // lane 0 takes the activation's edges and clears the tile's key and edges
+    // (its own load before its own stores: no barrier waits for the load
+    // before the staging's loads go out); the lanes get the edges after staging
+    uint32_t from = 0u;
     if (lane == 0) {
+        from = v.from[ti];
         v.key[ti] = kFimNoKey;
         v.from[ti] = 0u;
     }
@@ -194,6 +197,7 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
     // loads in flight; the costs are read by every sweep, and staged they
     // took 18-23% off the solve on an H100, bench/results)
     fimStageTile<32>(lane, g, b, v.diagonals, phi, state, v.cost[f], sPhi, sState, sCost);
+    from = __shfl_sync(0xffffffffu, from, 0);
     __syncwarp();
     const long long c1 = prof ? clock64() : 0;
     const FimTileMem m{sPhi + 1 + kFimHaloPitch, sState + 1 + kFimHaloPitch, kFimHaloPitch,

@@ -603,11 +603,17 @@ TEST(FimCudaVsCpu, SameDecisionsSameCounts) {
 
 /// EikonalOptions::profile on the CPU backend: ignored (the same solve, an
 /// empty profile).
+/// The profile tests' case and options.
+struct ProfiledCase {
+    bench::EikonalGrid grid = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 300);
+    EikonalProblem p = grid.problem();
+    EikonalOptions on = [] { EikonalOptions o; o.profile = true; return o; }();
+};
+
 TEST(FimProfile, CpuIgnoresIt) {
-    const bench::EikonalGrid grid = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 300);
-    const EikonalProblem p = grid.problem();
-    EikonalOptions on;
-    on.profile = true;
+    const ProfiledCase pc;
+    const EikonalProblem& p = pc.p;
+    const EikonalOptions& on = pc.on;
     const Solution cpu = runFim(Exec{Backend::Cpu, 2}, p), cpuOn = runFim(Exec{Backend::Cpu, 2}, p, on);
     EXPECT_TRUE(fieldsIdentical(cpuOn.phi, cpu.phi));
     EXPECT_EQ(cpuOn.stats.updates, cpu.stats.updates);
@@ -622,10 +628,9 @@ TEST(FimProfile, CpuIgnoresIt) {
 TEST(FimProfile, TimesTheCudaKernelsPartsAndChangesNothing) {
     std::string why;
     if (!cudaUsable(&why)) GTEST_SKIP() << "no usable CUDA GPU: " << why;
-    const bench::EikonalGrid grid = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 300);
-    const EikonalProblem p = grid.problem();
-    EikonalOptions on;
-    on.profile = true;
+    const ProfiledCase pc;
+    const EikonalProblem& p = pc.p;
+    const EikonalOptions& on = pc.on;
     const Solution gpu = runFim(Exec{Backend::Cuda, 0}, p), gpuOn = runFim(Exec{Backend::Cuda, 0}, p, on);
     EXPECT_TRUE(fieldsIdentical(gpuOn.phi, gpu.phi));
     EXPECT_EQ(gpuOn.stats.updates, gpu.stats.updates);
