@@ -181,39 +181,38 @@ CC_HD inline float fimKeyValue(uint32_t k) {
     return v;
 }
 
-/// Marks an open cell for the pass with state bit @p bit (kFimDirty or
-/// kFimRaise). Two tiles of one colour may mark the same cell of a tile of
-/// the other colour at once, and two lanes of a warp the same cell of the
-/// next diagonal; all set the same bit over the same other bits, so relaxed
-/// loads and stores suffice. Returns false for a fixed cell (border,
-/// blocked, source), which is never marked.
-CC_HD CC_FORCEINLINE bool fimMark(FimState* s, FimState bit) {
+/// fimMark for a cell whose state @p v was read before (by this call, or
+/// earlier in the same visit): sets @p bit unless the cell is fixed or
+/// already marked. Exact with an earlier read because the only writes the
+/// cell's state can see in between set this same bit over the same other
+/// bits (other lanes of the front, other tiles of the colour), so v | bit
+/// is what a fresh read would store. A warp reads its neighbours' states
+/// with their potentials and marks from them: no load between a visit's
+/// update and each of its marks (four loads of shared memory in a row on
+/// every marking front otherwise). Returns false for a fixed cell.
+CC_HD CC_FORCEINLINE bool fimMarkKnown(FimState* s, FimState v, FimState bit) {
 #ifdef __CUDA_ARCH__
-    const FimState v = *reinterpret_cast<volatile FimState*>(s);
     if (!(v & (bit | kFimFixed))) *reinterpret_cast<volatile FimState*>(s) = static_cast<FimState>(v | bit);
 #else
     // the store unconditional (the same bits when already marked): no branch to mispredict
-    const FimState v = __atomic_load_n(s, __ATOMIC_RELAXED);
     __atomic_store_n(s, static_cast<FimState>(v | ((v & kFimFixed) ? 0 : bit)), __ATOMIC_RELAXED);
 #endif
     return !(v & kFimFixed);
 }
 
-/// fimMark for a cell whose state @p v this visit has already read: the
-/// same marks and answer, without waiting for a load between a visit's
-/// update and each of its marks (on a GPU four loads of shared memory in a
-/// row on every marking front; read with the potentials they are in
-/// flight together). Exact because the only writes the cell's state can see
-/// between that read and this mark set this same bit over the same other
-/// bits (other lanes of the front, other tiles of the colour: fimMark), so
-/// v | bit is what a fresh read would store.
-CC_HD CC_FORCEINLINE bool fimMarkKnown(FimState* s, FimState v, FimState bit) {
+/// Marks an open cell for the pass with state bit @p bit (kFimDirty or
+/// kFimRaise), reading its state now. Two tiles of one colour may mark the
+/// same cell of a tile of the other colour at once, and two lanes of a warp
+/// the same cell of the next diagonal; all set the same bit over the same
+/// other bits, so relaxed loads and stores suffice. Returns false for a
+/// fixed cell (border, blocked, source), which is never marked.
+CC_HD CC_FORCEINLINE bool fimMark(FimState* s, FimState bit) {
 #ifdef __CUDA_ARCH__
-    if (!(v & (bit | kFimFixed))) *reinterpret_cast<volatile FimState*>(s) = static_cast<FimState>(v | bit);
+    const FimState v = *reinterpret_cast<volatile FimState*>(s);
 #else
-    __atomic_store_n(s, static_cast<FimState>(v | ((v & kFimFixed) ? 0 : bit)), __ATOMIC_RELAXED);
+    const FimState v = __atomic_load_n(s, __ATOMIC_RELAXED);
 #endif
-    return !(v & kFimFixed);
+    return fimMarkKnown(s, v, bit);
 }
 
 // ---------------------------------------------------------------------------
