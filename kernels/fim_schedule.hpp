@@ -51,7 +51,7 @@
 /// The solve ends after the first phase whose lowest[(p + 1) % 3] is +inf
 /// for every field. lowest[(p + 2) % 3] is reset during phase p (nobody
 /// reads or writes it then). A field may also have a ceiling
-/// (FimSchedView::ceiling, the CPU driver's early stop, EikonalNeeded): no
+/// (FimSchedView::ceiling, both drivers' early stop, fim_early_stop.hpp): no
 /// tile keyed above the highest potential its caller reads is selected,
 /// and once the field's lowest key passes every cell its caller reads the
 /// field is held; held tiles keep their keys, the solve ends when every
@@ -245,8 +245,8 @@ struct FimSchedView {
     unsigned long long* criticalSweeps = nullptr;
     int sweeps = 4;             ///< Sweep budget per tile activation. [Limit: >= 1]
     /// Per field: tiles whose key lies above it are not selected (they stay
-    /// active with their keys); -inf holds the field (the CPU driver's early
-    /// stop, EikonalNeeded); null: no ceiling. [Units: s] [Size: fields]
+    /// active with their keys); -inf holds the field (the early stop,
+    /// fim_early_stop.hpp); null: no ceiling. [Units: s] [Size: fields]
     const float* ceiling = nullptr;
 
     /// Tile colours of the phases (FimGrid::colour): 4 with diagonals, else 2.

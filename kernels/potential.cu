@@ -22,6 +22,7 @@
 #include "ccrowd/eikonal.hpp"
 #include "ccrowd/host_allocator.hpp"
 #include "launch.hpp"
+#include "fim_early_stop.hpp"
 #include "potential.hpp"
 
 #if CCROWD_HAVE_CUDA && defined(__CUDACC__)
@@ -142,17 +143,6 @@ CostScan scanCosts(const EikonalProblem& p, int threads) {
     return {lowest, firstBad, open};
 }
 
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-/// Open cells of a blocked mask.
-long long countOpenCells(const Field<std::uint8_t>& blocked, int threads) {
-    const std::uint8_t* b = blocked.host();
-    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(blocked.size());
-    long long open = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : open) if (n >= kMinParallelItems)
-    for (std::ptrdiff_t k = 0; k < n; ++k) open += b[k] ? 0 : 1;
-    return open;
-}
-#endif
 
 /// Distinct source cells of @p p that are open.
 long long countOpenSources(const EikonalProblem& p) {
@@ -208,66 +198,39 @@ void processTileCpu(const FimSchedView& v, int phase, int idx, int mode) {
 }
 
 
-/// The CPU driver's early stop (EikonalNeeded): which cells each field's
-/// caller reads, and when to look at them.
+/// The CPU driver's early stop (EikonalNeeded): the shared view
+/// (fim_early_stop.hpp) and, to skip tiles at a look, each tile's bits.
 struct EarlyStop {
-    const std::uint32_t* mask = nullptr;  ///< EikonalNeeded::mask. [Size: nx*ny]
-    CellRange box;                        ///< Cells of mask read, inside the grid.
-    const std::uint32_t* bit = nullptr;   ///< Per field: its bits (0: every cell needed, never held).
-    EarlyStopBuffers* buf = nullptr;      ///< Per-tile bits, and per field the look, ceiling and highest value.
+    FimEarlyStopView view;                ///< Mask, box, bits and the per-field state (in buf).
+    const std::uint32_t* tileBits = nullptr;  ///< Per tile: the needed bits of its cells.
 };
 
-/// Highest potential of field @p f over the cells its caller reads: +inf
-/// while one of them is unreached. Blocked cells (fixed, +inf) are skipped:
-/// no reader takes a gradient there.
+/// Highest fimNeededValue of field @p f over the cells its caller reads,
+/// tile by tile (tiles without its bits skipped): +inf as soon as one of
+/// them is unreached.
 float highestNeeded(const FimSchedView& v, const EarlyStop& e, int f) {
     const FimGrid& g = v.g;
-    const std::uint32_t bit = e.bit[f];
-    const float* phi = v.phiOf(f);
-    const FimState* st = v.stateOf(f);
+    const FimEarlyStopView& ev = e.view;
     float hi = -INFINITY;
     for (int t = 0; t < g.tiles(); ++t) {
-        if (!(e.buf->tileBits[static_cast<std::size_t>(t)] & bit)) continue;
+        if (!(e.tileBits[t] & ev.bit[f])) continue;
         const FimTileBox b = fimTileBox(g, t % g.tilesX, t / g.tilesX);
-        const int i0 = std::max(b.i0, e.box.i0), i1 = std::min(b.i0 + b.w, e.box.i1);
-        const int j0 = std::max(b.j0, e.box.j0), j1 = std::min(b.j0 + b.h, e.box.j1);
+        const int i0 = std::max(b.i0, ev.i0), i1 = std::min(b.i0 + b.w, ev.i1);
+        const int j0 = std::max(b.j0, ev.j0), j1 = std::min(b.j0 + b.h, ev.j1);
         for (int j = j0; j < j1; ++j)
             for (int i = i0; i < i1; ++i) {
-                if (!(e.mask[g.cell(i, j)] & bit)) continue;
-                const int k = g.padded(i, j);
-                if ((st[k] & kFimFixed) && !(phi[k] < INFINITY)) continue;
-                hi = std::max(hi, phi[k]);
+                hi = std::max(hi, fimNeededValue(v, ev, f, i, j));
                 if (!(hi < INFINITY)) return hi;
             }
     }
     return hi;
 }
 
-/// After phase @p phase: holds every field whose lowest key lies above all
-/// the cells its caller reads (EikonalNeeded: they are final, since no
-/// update gives less than the key that triggered it). The cells are looked
-/// at when the lowest key passes the last look's highest value (or, while
-/// one was unreached, a band further on) or the field's ceiling; each look
-/// sets the ceiling to their highest value, as no tile keyed above it can
-/// lower them (Dijkstra's bound).
-void holdFinishedFields(const FimSchedView& v, const EarlyStop& e, int phase, const std::vector<int>& quietAfter) {
-    for (int f = 0; f < v.fields; ++f) {
-        const std::size_t fi = static_cast<std::size_t>(f);
-        float& ceiling = e.buf->ceiling[fi];
-        float& check = e.buf->check[fi];
-        const uint32_t key = v.lowest[3 * f + (phase + 1) % 3];
-        if (quietAfter[fi] || !(ceiling > -INFINITY) || !e.bit[f] || key == kFimNoKey) continue;
-        const float lowest = fimKeyValue(key);
-        if (!(lowest > check) && !(lowest > ceiling)) continue;
-        const float hi = highestNeeded(v, e, f);
-        if (lowest > hi) {
-            ceiling = -INFINITY;
-            e.buf->lastHighest[fi] = hi;
-        } else {
-            ceiling = hi;
-            check = hi < INFINITY ? hi : lowest + 4.f * kFimTile * v.reach[f];
-        }
-    }
+/// After phase @p phase, on the lead thread: a look at every field due for
+/// one (fim_early_stop.hpp), which holds it or sets its ceiling.
+void holdFinishedFields(const FimSchedView& v, const EarlyStop& e, int phase) {
+    for (int f = 0; f < v.fields; ++f)
+        if (fimLookDue(v, e.view, phase, f)) fimApplyLook(v, e.view, phase, f, highestNeeded(v, e, f));
 }
 
 /// How a run of phases ended.
@@ -330,11 +293,10 @@ PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, i
     const auto check = [&](int phase) {
         run.phases = phase + 1;
         fimEndPhase(v, phase);
-        if (stop) holdFinishedFields(v, *stop, phase, run.quietAfter);
+        if (stop) holdFinishedFields(v, *stop, phase);
         run.converged = true;
         for (int f = 0; f < v.fields; ++f) {
-            const bool quiet = v.lowest[3 * f + (phase + 1) % 3] == kFimNoKey ||
-                               (stop && !(stop->buf->ceiling[static_cast<std::size_t>(f)] > -INFINITY));
+            const bool quiet = fimFieldQuiet(v, stop ? stop->view.ceiling : nullptr, phase, f);
             if (!quiet) run.converged = false;
             else if (run.quietAfter[static_cast<std::size_t>(f)] == 0) run.quietAfter[static_cast<std::size_t>(f)] = run.phases;
         }
@@ -363,12 +325,11 @@ PhaseRun runPhasesCpu(const FimSchedView& v, std::vector<int>& list, int mode, i
     return run;
 }
 
-/// Early stop (EikonalNeeded) for a CPU solve of @p fields fields on @p g:
-/// fills @p e and the workspace's per-field state; false when @p opt names
-/// no needed cells (every field solved to the end).
-bool setUpEarlyStop(EarlyStopBuffers& w, const EikonalOptions& opt, const FimGrid& g, int fields, EarlyStop& e) {
+/// True when @p opt asks @p fields problems on @p g to stop early
+/// (EikonalNeeded names a mask and bits); throws InputError when its bits or
+/// mask do not fit the problems.
+bool wantsEarlyStop(const EikonalOptions& opt, const FimGrid& g, int fields) {
     const EikonalNeeded& nd = opt.needed;
-    w.ceiling.assign(static_cast<std::size_t>(fields), INFINITY);
     if (!nd.mask || nd.bits.empty()) return false;
     if (static_cast<int>(nd.bits.size()) != fields)
         throw InputError("FimSolver::solveMany: EikonalNeeded::bits has " + std::to_string(nd.bits.size()) +
@@ -377,30 +338,42 @@ bool setUpEarlyStop(EarlyStopBuffers& w, const EikonalOptions& opt, const FimGri
         throw InputError("FimSolver::solveMany: EikonalNeeded::mask is " + std::to_string(nd.mask->nx()) + "x" +
                          std::to_string(nd.mask->ny()) + " cells, the problems " + std::to_string(g.nx) + "x" +
                          std::to_string(g.ny) + " (allowed: the problems' grid)");
-    e.mask = nd.mask->host();
-    e.box = CellRange{nd.i0, nd.j0, nd.i1, nd.j1}.clampedTo(g.nx, g.ny);
+    return true;
+}
+
+/// Early stop (EikonalNeeded) for a CPU solve of @p fields fields on @p g,
+/// when @p early (wantsEarlyStop): fills @p e and the workspace's per-field
+/// state. The fields' ceilings are +inf otherwise.
+void setUpEarlyStop(EarlyStopBuffers& w, const EikonalOptions& opt, const FimGrid& g, int fields, bool early, EarlyStop& e) {
+    const std::size_t n = static_cast<std::size_t>(fields);
+    w.ceiling.assign(n, INFINITY);
+    if (!early) return;
+    const EikonalNeeded& nd = opt.needed;
+    FimEarlyStopView& ev = e.view;
+    ev = fimEarlyStopBox(nd, g, nd.bits.data());
+    ev.mask = nd.mask->host();
     // per tile, the bits of its cells in the box: a look at a field's cells skips the others
     w.tileBits.assign(static_cast<std::size_t>(g.tiles()), 0u);
-    for (int j = e.box.j0; j < e.box.j1; ++j)
-        for (int i0 = e.box.i0; i0 < e.box.i1;) {
+    for (int j = ev.j0; j < ev.j1; ++j)
+        for (int i0 = ev.i0; i0 < ev.i1;) {
             // the row's cells in one tile: an OR the compiler vectorises, one store
-            const int i1 = std::min(e.box.i1, (i0 / kFimTile + 1) * kFimTile);
-            const std::uint32_t* row = e.mask + g.cell(0, j);
+            const int i1 = std::min(ev.i1, (i0 / kFimTile + 1) * kFimTile);
+            const std::uint32_t* row = ev.mask + g.cell(0, j);
             std::uint32_t bits = 0u;
             for (int i = i0; i < i1; ++i) bits |= row[i];
             w.tileBits[static_cast<std::size_t>(g.tile(i0 / kFimTile, j / kFimTile))] |= bits;
             i0 = i1;
         }
-    // the first look at a field, and its first ceiling: the highest needed
-    // value of the last solve (a guess: a look raises the ceiling if it was low)
-    if (static_cast<int>(w.lastHighest.size()) != fields) w.lastHighest.assign(static_cast<std::size_t>(fields), -INFINITY);
-    w.check = w.lastHighest;
-    for (int f = 0; f < fields; ++f)
-        if (w.lastHighest[static_cast<std::size_t>(f)] > -INFINITY && nd.bits[static_cast<std::size_t>(f)])
-            w.ceiling[static_cast<std::size_t>(f)] = w.lastHighest[static_cast<std::size_t>(f)];
-    e.bit = nd.bits.data();
-    e.buf = &w;
-    return true;
+    e.tileBits = w.tileBits.data();
+    // the first look at a field, and its first ceiling: the last held solve's
+    // highest needed value (a guess: a look raises the ceiling if it was low)
+    const bool forget = w.lastHighest.size() != n;
+    w.lastHighest.resize(n);
+    w.check.resize(n);
+    ev.ceiling = w.ceiling.data();
+    ev.check = w.check.data();
+    ev.lastHighest = w.lastHighest.data();
+    for (int f = 0; f < fields; ++f) FimInitEarlyStop{ev, forget}(f);
 }
 
 /// The box of cells whose costs may have changed, clamped to the grid.
@@ -430,6 +403,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     const FimGrid g = makeFimGrid(p0.nx(), p0.ny(), p0.h, opt.tolerance);
     const int fields = static_cast<int>(problems.size());
     const int threads = cpuThreads(ex_);
+    const bool early = wantsEarlyStop(opt, g, fields);
     Workspace& w = *ws_;
     w.grid = g;
     w.fields = fields;
@@ -457,10 +431,12 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     if (ex_.backend == Backend::Cuda) {
         if (opt.validate)
             for (const EikonalProblem* p : problems) validateEikonalProblem(*p, opt);
-        std::vector<EikonalStats> stats =
-            fimSolveCuda(w.cuda, g, problems, phi, w.sources, opt, phaseCap(g, opt), warmable, changedBox(opt, g));
-        perCellStats(problems, stats, countOpenCells(*p0.blocked, threads));
-        w.lastConverged = std::all_of(stats.begin(), stats.end(), [](const EikonalStats& st) { return st.converged; });
+        long long open = 0;
+        std::vector<EikonalStats> stats = fimSolveCuda(w.cuda, g, problems, phi, w.sources, opt, phaseCap(g, opt),
+                                                       warmable, changedBox(opt, g), early, open);
+        perCellStats(problems, stats, open);
+        for (const EikonalStats& st : stats) w.incomplete = w.incomplete || !st.complete;
+        w.lastConverged = !w.incomplete && std::all_of(stats.begin(), stats.end(), [](const EikonalStats& st) { return st.converged; });
         return stats;
     }
 #else
@@ -546,7 +522,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     }
     // the FIM proper; with EikonalNeeded, fields are held once their callers' cells are final
     EarlyStop stop;
-    const bool early = setUpEarlyStop(w.early, opt, g, fields, stop);
+    setUpEarlyStop(w.early, opt, g, fields, early, stop);
     v.ceiling = early ? w.early.ceiling.data() : nullptr;
     const PhaseRun lower = runPhasesCpu(v, w.list, kFimLowering, cap, threads, 0, early ? &stop : nullptr);
     const auto held = [&w](int f) { return !(w.early.ceiling[static_cast<std::size_t>(f)] > -INFINITY); };
@@ -581,6 +557,13 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
 bool FimSolver::finish() {
     Workspace& w = *ws_;
     if (!w.incomplete) return false;
+#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
+    if (ex_.backend == Backend::Cuda) {
+        w.lastConverged = fimFinishCuda(w.cuda);
+        w.incomplete = false;
+        return true;
+    }
+#endif
     // release the held fields and go on from the phase the solve stopped after
     FimSchedView v = w.lastView;
     v.ceiling = nullptr;

@@ -29,6 +29,7 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/field.hpp"
 #include "launch.hpp"
+#include "fim_early_stop.hpp"
 #include "fim_stage.hpp"
 #include "potential.hpp"
 #include "cuda_check.hpp"
@@ -72,16 +73,21 @@ struct SolveRecord {
 };
 
 /// Byte offsets in FimCudaWorkspace::report for @p fields fields: the
-/// SolveRecord, FimSchedView::phaseSweeps at 8, then the counters.
+/// SolveRecord, FimSchedView::phaseSweeps at 8, the critical sweeps and the
+/// open cells (u64 each), per field the updates and activations (u64), then
+/// per field the phases after which it went quiet and whether it was held
+/// (int each).
 struct ReportLayout {
     static constexpr std::size_t kPhaseSweeps = 8;
-    std::size_t critical, updates, activations, quiet, bytes;
+    std::size_t critical, open, updates, activations, quiet, held, bytes;
     explicit ReportLayout(int fields)
         : critical(16),
-          updates(critical + sizeof(unsigned long long)),
+          open(critical + sizeof(unsigned long long)),
+          updates(open + sizeof(unsigned long long)),
           activations(updates + static_cast<std::size_t>(fields) * sizeof(unsigned long long)),
           quiet(activations + static_cast<std::size_t>(fields) * sizeof(unsigned long long)),
-          bytes(quiet + static_cast<std::size_t>(fields) * sizeof(int)) {}
+          held(quiet + static_cast<std::size_t>(fields) * sizeof(int)),
+          bytes(held + static_cast<std::size_t>(fields) * sizeof(int)) {}
 };
 static_assert(sizeof(SolveRecord) <= ReportLayout::kPhaseSweeps, "potential_cuda.cuh: the record must fit before the phase slots");
 
@@ -114,12 +120,20 @@ __device__ inline unsigned long long globalNs() {
 struct SolveArgs {
     FimSchedView v;
     int mode;             ///< FimMode of the pass.
-    int cap;              ///< Phase cap. [Limit: >= 1]
+    int first;            ///< First phase (FimSolver::finish goes on from a held solve's last). [Limit: >= 0]
+    int cap;              ///< Phase cap. [Limit: > first]
     int* list;            ///< Tiles selected in a phase. [Size: fields * tiles]
     unsigned* listCount;  ///< Two rotating counts of list entries.
     int* quietAfter;      ///< Per field: phases after which it went quiet (0: not yet). [Size: fields]
+    int* held;            ///< Per field: 1 when the early stop held it. [Size: fields]
     SolveRecord* record;
     unsigned long long* prof;  ///< ProfSlot counters (EikonalOptions::profile), or null.
+    /// The early stop (EikonalNeeded; v.ceiling is e.ceiling), when early.
+    FimEarlyStopView e;
+    bool early;
+    /// Per field: the ordered key (fimKey) of the highest needed value a
+    /// look has found so far (0: none yet). [Size: fields]
+    uint32_t* highKey;
 };
 
 /// A warp as fim_schedule.hpp's team: a front's cells on its lanes
@@ -221,6 +235,24 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
     }
 }
 
+/// The early stop's look after phase @p phase (fim_early_stop.hpp), on
+/// every thread of the grid (thread @p gthread of @p nthreads): the highest
+/// needed value of each field due for one, over the needed box, into
+/// highKey (one atomic max per warp and field). Every thread takes the same
+/// branches: fimLookDue reads what the phase's barrier settled.
+__device__ void lookAtNeededCells(const SolveArgs& a, int phase, int gthread, int nthreads, int lane) {
+    const FimSchedView& v = a.v;
+    const FimEarlyStopView& e = a.e;
+    const int w = e.i1 - e.i0, n = w * (e.j1 - e.j0);  // the box: at most the grid's cells (< 2^31)
+    for (int f = 0; f < v.fields; ++f) {
+        if (!fimLookDue(v, e, phase, f)) continue;
+        float m = -INFINITY;
+        for (int k = gthread; k < n; k += nthreads) m = fmaxf(m, fimNeededValue(v, e, f, e.i0 + k % w, e.j0 + k / w));
+        for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+        if (lane == 0 && m > -INFINITY) atomicMax(&a.highKey[f], fimKey(m));
+    }
+}
+
 /// Shared memory of one warp of the solve kernel: its tile's face costs,
 /// then the tile's potentials and states with their halo. [Units: bytes]
 constexpr std::size_t kWarpCostBytes = sizeof(FaceCost) * kFimTile * kFimTile;
@@ -245,6 +277,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 2) solveKernel(SolveArgs 
     FimState* sState = reinterpret_cast<FimState*>(sPhi + kFimHaloCells);
     const int gwarp = static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp;
     const int nwarps = static_cast<int>(gridDim.x) * kWarpsPerBlock;
+    const int gthread = gwarp * 32 + lane, nthreads = nwarps * 32;
+    const float* ceiling = a.early ? a.e.ceiling : nullptr;
     const bool first = blockIdx.x == 0 && threadIdx.x == 0;
     const int total = v.fields * v.g.tiles();
     // EikonalOptions::profile: the first thread times the phases' passes
@@ -253,7 +287,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 2) solveKernel(SolveArgs 
     const unsigned long long tStart = timer ? globalNs() : 0ull;
     const long long cStart = timer ? clock64() : 0;
     unsigned long long tMark = tStart;
-    for (int phase = 0; phase < a.cap; ++phase) {
+    for (int phase = a.first; phase < a.cap; ++phase) {
         // slots nobody uses in this phase: the lowest keys two phases ahead,
         // the list count of the next phase
         if (first) {
@@ -294,11 +328,28 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 2) solveKernel(SolveArgs 
             // tile writes it again before the next phase's first barrier)
             prof[kProfSlowest] += atomicExch(&prof[kProfPhaseMax], 0ull);
         }
-        // end: the phase's longest tile, quiet fields, and the solve when all are
+        // end: the phase's longest tile, the early stop's looks (all
+        // threads or none: the same test on settled values), quiet fields,
+        // and the solve when all are
         if (first) fimEndPhase(v, phase);
+        bool look = false;
+        for (int f = 0; a.early && f < v.fields; ++f) look = look || fimLookDue(v, a.e, phase, f);
+        if (look) {
+            lookAtNeededCells(a, phase, gthread, nthreads, lane);
+            grid.sync();
+            if (first)
+                for (int f = 0; f < v.fields; ++f) {
+                    if (!fimLookDue(v, a.e, phase, f)) continue;
+                    const uint32_t hk = *reinterpret_cast<volatile uint32_t*>(&a.highKey[f]);
+                    fimApplyLook(v, a.e, phase, f, hk ? fimKeyValue(hk) : -INFINITY);
+                    a.highKey[f] = 0u;
+                    if (!(a.e.ceiling[f] > -INFINITY)) a.held[f] = 1;
+                }
+            grid.sync();
+        }
         bool quiet = true;
         for (int f = 0; f < v.fields; ++f) {
-            const bool q = *reinterpret_cast<volatile uint32_t*>(&v.lowest[3 * f + (phase + 1) % 3]) == kFimNoKey;
+            const bool q = fimFieldQuiet(v, ceiling, phase, f);
             if (q && first && a.quietAfter[f] == 0) a.quietAfter[f] = phase + 1;
             quiet = quiet && q;
         }
@@ -315,25 +366,44 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, 2) solveKernel(SolveArgs 
 }
 
 /// Lowest face cost of the open cells of each field (block reduce, one
-/// atomic min of the ordered key per block). Index k runs over cells.
+/// atomic min of the ordered key per block), and the open cells (added to
+/// @p open, which the caller zeroed; EikonalStats::updates_per_cell).
+/// Index k runs over cells.
 __global__ void minCostKernel(const FaceCost* const* cost, const uint8_t* blocked, long long cells, int fields,
-                              uint32_t* lowest) {
+                              uint32_t* lowest, unsigned long long* open) {
     __shared__ uint32_t blockMin[32];
+    __shared__ unsigned blockOpen[32];
     for (int f = 0; f < fields; ++f) {
         uint32_t m = kFimNoKey;
+        unsigned count = 0u;
         for (long long k = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; k < cells;
              k += static_cast<long long>(gridDim.x) * blockDim.x) {
             if (blocked[k]) continue;
             const FaceCost c = cost[f][k];
             m = min(m, fimKey(minf(minf(c.e, c.w), minf(c.n, c.s))));
+            ++count;
         }
-        for (int o = 16; o > 0; o >>= 1) m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
-        if ((threadIdx.x & 31) == 0) blockMin[threadIdx.x >> 5] = m;
+        for (int o = 16; o > 0; o >>= 1) {
+            m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
+            count += __shfl_xor_sync(0xffffffffu, count, o);
+        }
+        if ((threadIdx.x & 31) == 0) {
+            blockMin[threadIdx.x >> 5] = m;
+            blockOpen[threadIdx.x >> 5] = count;
+        }
         __syncthreads();
         if (threadIdx.x < 32) {
-            m = threadIdx.x < blockDim.x / 32 ? blockMin[threadIdx.x] : kFimNoKey;
-            for (int o = 16; o > 0; o >>= 1) m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
-            if (threadIdx.x == 0) atomicMin(&lowest[f], m);
+            const bool mine = threadIdx.x < blockDim.x / 32;
+            m = mine ? blockMin[threadIdx.x] : kFimNoKey;
+            count = mine ? blockOpen[threadIdx.x] : 0u;
+            for (int o = 16; o > 0; o >>= 1) {
+                m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
+                count += __shfl_xor_sync(0xffffffffu, count, o);
+            }
+            if (threadIdx.x == 0) {
+                atomicMin(&lowest[f], m);
+                if (f == 0) atomicAdd(open, static_cast<unsigned long long>(count));
+            }
         }
         __syncthreads();
     }
@@ -357,19 +427,33 @@ struct FimCudaWorkspace {
     fimcuda::DeviceBuffer phi, state, key, from, runs, lowest, band, lowestCost;
     fimcuda::DeviceBuffer cost, costPtrs, blocked, sources, list, listCount;
     /// What the host reads after a solve, in one copy: a SolveRecord, the
-    /// phase slots and the critical sweeps, then per field the updates and activations (u64) and the phases after
-    /// which it went quiet (int). See ReportLayout.
+    /// phase slots, the critical sweeps and open cells, then per field the
+    /// updates and activations (u64), the phases after which it went quiet
+    /// and whether it was held (int). See ReportLayout.
     fimcuda::DeviceBuffer report;
     fimcuda::DeviceBuffer prof;  ///< ProfSlot counters, with EikonalOptions::profile.
+    /// The early stop (EikonalNeeded), per field: ceiling, check and last
+    /// highest value (float), the look's highest key and the bits (u32);
+    /// and the mask when the caller's has no device copy.
+    fimcuda::DeviceBuffer early, mask;
+    int earlyFields = 0;          ///< Fields whose last highest values early holds (0: none).
     int blocksPerSm = 0, sms = 0;  ///< Cooperative launch geometry (0: not queried yet).
     std::vector<const FaceCost*> hostCostPtrs;  ///< What costPtrs holds.
     std::vector<FimSource> hostSources;         ///< What sources holds.
+    std::vector<uint32_t> hostBits;             ///< The bits early holds.
+    /// The last solve, for FimSolver::finish: its state, phase cap, the
+    /// phase it stopped after, its outputs and whether they go to the host.
+    FimSchedView lastView;
+    int lastCap = 0, nextPhase = 0;
+    std::vector<Field<float>*> lastOutputs;
+    bool lastDownload = false;
 
     /// Bytes allocated on the device.
     std::size_t bytes() const {
         std::size_t n = 0;
         for (const fimcuda::DeviceBuffer* b : {&phi, &state, &key, &from, &runs, &lowest, &band, &lowestCost,
-                                               &cost, &costPtrs, &blocked, &sources, &list, &listCount, &report, &prof})
+                                               &cost, &costPtrs, &blocked, &sources, &list, &listCount, &report, &prof,
+                                               &early, &mask})
             n += b->capacity();
         return n;
     }
@@ -410,6 +494,59 @@ inline EikonalGpuProfile readProfile(const unsigned long long* dProf) {
     return p;
 }
 
+/// One pass of phases @p first.. of @p mode: one cooperative launch of the
+/// solve kernel (the host reads nothing here); @p args' quiet, held and
+/// record zeroed first.
+inline void launchPhases(FimCudaWorkspace& ws, fimcuda::SolveArgs args, int fields) {
+    using namespace fimcuda;
+    CC_CUDA_CHECK(cudaMemsetAsync(args.quietAfter, 0, 2 * fields * sizeof(int)));  // quiet, then held (ReportLayout)
+    CC_CUDA_CHECK(cudaMemsetAsync(args.listCount, 0, 2 * sizeof(unsigned)));
+    CC_CUDA_CHECK(cudaMemsetAsync(args.record, 0, sizeof(SolveRecord)));
+    void* params[] = {&args};
+    const int blocks = ws.blocksPerSm * ws.sms;
+    CC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(solveKernel), dim3(blocks),
+                                              dim3(kWarpsPerBlock * 32), params, kBlockSharedBytes, nullptr));
+    CC_CUDA_CHECK(cudaGetLastError());
+}
+
+/// The early stop's view on the device for a solve of @p fields fields on
+/// @p g (fim_early_stop.hpp): @p nd's mask (its device copy, else uploaded),
+/// its bits (uploaded when they changed) and per field the state in
+/// FimCudaWorkspace::early, set up by FimInitEarlyStop (the last highest
+/// values forgotten when the fields changed); the looks' keys zeroed.
+inline FimEarlyStopView setUpEarlyStopCuda(FimCudaWorkspace& ws, const EikonalNeeded& nd, const FimGrid& g, int fields) {
+    using namespace fimcuda;
+    const std::size_t n = static_cast<std::size_t>(fields);
+    const bool grown = ws.early.capacity() < 5 * n * sizeof(float);
+    ws.early.reserve(5 * n * sizeof(float));  // ceiling, check, last highest, look key, bits
+    float* state = ws.early.as<float>();
+    uint32_t* keys = ws.early.as<uint32_t>() + 3 * n;
+    uint32_t* bits = keys + n;
+    if (grown || ws.hostBits != nd.bits) {
+        device::copyToDevice(bits, nd.bits.data(), n * sizeof(uint32_t));
+        ws.hostBits = nd.bits;
+    }
+    const uint32_t* mask = nullptr;
+    if (nd.mask->hasDevice()) {
+        mask = nd.mask->deviceView().data;
+    } else {
+        const std::size_t cells = static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny);
+        ws.mask.reserve(cells * sizeof(uint32_t));
+        device::copyToDevice(ws.mask.as<uint32_t>(), nd.mask->host(), cells * sizeof(uint32_t));
+        mask = ws.mask.as<uint32_t>();
+    }
+    FimEarlyStopView e = fimEarlyStopBox(nd, g, bits);
+    e.mask = mask;
+    e.ceiling = state;
+    e.check = state + n;
+    e.lastHighest = state + 2 * n;
+    const bool forget = grown || ws.earlyFields != fields;
+    ws.earlyFields = fields;
+    forEachIndex(Exec{Backend::Cuda, 0}, fields, FimInitEarlyStop{e, forget});
+    CC_CUDA_CHECK(cudaMemsetAsync(keys, 0, n * sizeof(uint32_t)));
+    return e;
+}
+
 /// Multi-field FIM on the GPU: one cooperative kernel for the whole solve
 /// (two for a warm start: the raise pass, then the lowering pass).
 /// Costs and the blocked mask come from the fields' device copies when they
@@ -417,12 +554,16 @@ inline EikonalGpuProfile readProfile(const unsigned long long* dProf) {
 /// uploaded into @p ws. Results go to each output's device copy, and to its
 /// host copy when opt.download. @p warmable: the workspace holds the
 /// converged potentials of these problems' previous solve, whose costs may
-/// have changed inside @p box (fim_schedule.hpp's warm start). Returns
-/// per-field stats without updates_per_cell (the caller's). Throws BackendError when a CUDA call
-/// fails or the device cannot launch cooperative kernels.
+/// have changed inside @p box (fim_schedule.hpp's warm start). @p early:
+/// stop each field once opt.needed's cells are final (fim_early_stop.hpp;
+/// the caller checked opt.needed). Returns per-field stats without
+/// updates_per_cell (the caller's, over the @p open cells, counted on the
+/// device). Throws BackendError when a CUDA call fails or the device cannot
+/// launch cooperative kernels.
 std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, const std::vector<const EikonalProblem*>& problems,
                                        const std::vector<Field<float>*>& phi, const std::vector<FimSource>& sources,
-                                       const EikonalOptions& opt, int cap, bool warmable, const FimBox& box) {
+                                       const EikonalOptions& opt, int cap, bool warmable, const FimBox& box, bool early,
+                                       long long& open) {
     using namespace fimcuda;
     const int fields = static_cast<int>(problems.size());
     const std::size_t cells = static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny);
@@ -457,6 +598,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     char* report = ws.report.as<char>();
     SolveRecord* dRecord = reinterpret_cast<SolveRecord*>(report);
     int* dQuiet = reinterpret_cast<int*>(report + lay.quiet);
+    int* dHeld = reinterpret_cast<int*>(report + lay.held);
     ws.sources.reserve(std::max<std::size_t>(1, sources.size()) * sizeof(FimSource));
     ws.costPtrs.reserve(fields * sizeof(const FaceCost*));
 
@@ -514,11 +656,12 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
 
     // set-up kernels (the shared functors), counters zeroed, band from the lowest cost
     const Exec gpu{Backend::Cuda, 0};
-    // the phase slots, the critical sweeps, the updates and the activations lie together (ReportLayout)
+    // the phase slots, the critical sweeps, the open cells, the updates and the activations lie together (ReportLayout)
     CC_CUDA_CHECK(cudaMemsetAsync(report + ReportLayout::kPhaseSweeps, 0, lay.quiet - ReportLayout::kPhaseSweeps));
     CC_CUDA_CHECK(cudaMemsetAsync(ws.lowestCost.as<uint32_t>(), 0xff, fields * sizeof(uint32_t)));
     minCostKernel<<<std::min<long long>((static_cast<long long>(cells) + 255) / 256, 1024), 256>>>(
-        v.cost, dBlocked, static_cast<long long>(cells), fields, ws.lowestCost.as<uint32_t>());
+        v.cost, dBlocked, static_cast<long long>(cells), fields, ws.lowestCost.as<uint32_t>(),
+        reinterpret_cast<unsigned long long*>(report + lay.open));
     CC_CUDA_CHECK(cudaGetLastError());
     const float bandTiles = opt.band_tiles.value_or(kFimBandTilesGpu);
     const float width = bandTiles > 0.f ? bandTiles * kFimTile * g.h : 0.f;
@@ -535,17 +678,12 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         dProf = ws.prof.as<unsigned long long>();
         CC_CUDA_CHECK(cudaMemsetAsync(dProf, 0, kProfSlots * sizeof(unsigned long long)));
     }
-    // one pass of phases: one cooperative launch (the host reads nothing here)
+    // one pass of phases (the early stop: the lowering pass only)
+    SolveArgs args{v, kFimLowering, 0, std::max(1, cap), ws.list.as<int>(), ws.listCount.as<unsigned>(), dQuiet, dHeld,
+                   dRecord, dProf, FimEarlyStopView{}, false, nullptr};
     auto runPhases = [&](int mode) {
-        CC_CUDA_CHECK(cudaMemsetAsync(dQuiet, 0, fields * sizeof(int)));
-        CC_CUDA_CHECK(cudaMemsetAsync(ws.listCount.as<unsigned>(), 0, 2 * sizeof(unsigned)));
-        CC_CUDA_CHECK(cudaMemsetAsync(dRecord, 0, sizeof(SolveRecord)));
-        SolveArgs args{v, mode, std::max(1, cap), ws.list.as<int>(), ws.listCount.as<unsigned>(), dQuiet, dRecord, dProf};
-        void* params[] = {&args};
-        const int blocks = ws.blocksPerSm * ws.sms;
-        CC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(solveKernel), dim3(blocks),
-                                                  dim3(kWarpsPerBlock * 32), params, kBlockSharedBytes, nullptr));
-        CC_CUDA_CHECK(cudaGetLastError());
+        args.mode = mode;
+        launchPhases(ws, args, fields);
     };
 
     // warm start: raise what the new costs no longer support, then lower
@@ -576,6 +714,12 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         forEachIndex(gpu, nsrc, FimSetSources{v, dSources});
         forEachIndex(gpu, nsrc, FimSeedSources{v, dSources});
     }
+    if (early) {
+        args.e = setUpEarlyStopCuda(ws, opt.needed, g, fields);
+        args.early = true;
+        args.highKey = ws.early.as<uint32_t>() + 3 * fields;
+        args.v.ceiling = args.e.ceiling;
+    }
     runPhases(kFimLowering);
 
     // outputs: each field's device copy (and host copy when asked)
@@ -589,15 +733,24 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     device::copyToHost(host.data(), report, lay.bytes);
     SolveRecord rec;
     std::memcpy(&rec, host.data(), sizeof rec);
-    unsigned long long critical = 0;
+    unsigned long long critical = 0, openCells = 0;
     std::memcpy(&critical, host.data() + lay.critical, sizeof critical);
+    std::memcpy(&openCells, host.data() + lay.open, sizeof openCells);
+    open = static_cast<long long>(openCells);
     std::vector<unsigned long long> upd(fields), act(fields);
-    std::vector<int> quiet(fields);
+    std::vector<int> quiet(fields), held(fields);
     std::memcpy(upd.data(), host.data() + lay.updates, fields * sizeof(unsigned long long));
     std::memcpy(act.data(), host.data() + lay.activations, fields * sizeof(unsigned long long));
     std::memcpy(quiet.data(), host.data() + lay.quiet, fields * sizeof(int));
+    std::memcpy(held.data(), host.data() + lay.held, fields * sizeof(int));
     if (opt.download)
         for (Field<float>* out : phi) out->download();
+    // what FimSolver::finish goes on from
+    ws.lastView = v;
+    ws.lastCap = std::max(1, cap);
+    ws.nextPhase = rec.phases;
+    ws.lastOutputs = phi;
+    ws.lastDownload = opt.download;
 
     const EikonalGpuProfile profile = dProf ? readProfile(dProf) : EikonalGpuProfile{};
 
@@ -609,10 +762,40 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         st.tile_activations = static_cast<long long>(act[f]);
         st.critical_sweeps = static_cast<long long>(critical);
         st.converged = quiet[f] > 0;
+        st.complete = held[f] == 0;
         st.warm = warm;
         st.gpu_profile = profile;
     }
     return stats;
+}
+
+/// FimSolver::finish on the GPU: the held fields of the last solve go on,
+/// without ceilings, from the phase it stopped after; their outputs are
+/// copied out again (device, and host when the solve downloaded). Returns
+/// whether every field converged.
+bool fimFinishCuda(FimCudaWorkspace& ws) {
+    using namespace fimcuda;
+    const FimSchedView& v = ws.lastView;
+    const int fields = v.fields;
+    const ReportLayout lay(fields);
+    char* report = ws.report.as<char>();
+    SolveArgs args{v, kFimLowering, ws.nextPhase, ws.lastCap, ws.list.as<int>(),
+                   ws.listCount.as<unsigned>(), reinterpret_cast<int*>(report + lay.quiet),
+                   reinterpret_cast<int*>(report + lay.held), reinterpret_cast<SolveRecord*>(report), nullptr,
+                   FimEarlyStopView{}, false, nullptr};
+    args.v.ceiling = nullptr;
+    if (ws.nextPhase >= ws.lastCap) return false;  // the solve ran to its cap
+    launchPhases(ws, args, fields);
+    const Exec gpu{Backend::Cuda, 0};
+    for (int f = 0; f < fields; ++f) {
+        Field<float>& out = *ws.lastOutputs[static_cast<std::size_t>(f)];
+        forEachCell(gpu, CellRange{0, 0, v.g.nx, v.g.ny}, FimCopyOut{v, f, out.deviceView()});
+        if (ws.lastDownload) out.download();
+    }
+    SolveRecord rec;
+    device::copyToHost(&rec, report, sizeof rec);
+    ws.nextPhase = rec.phases;
+    return rec.converged != 0;
 }
 
 }  // namespace

@@ -6,11 +6,14 @@
 /// then give exactly the complete solve; an unreachable needed cell keeps
 /// the solve going; the work done does not depend on the thread count; and
 /// a simulation step stops its potentials early while every reader of a
-/// whole field gets it complete.
+/// whole field gets it complete. Per backend (the early stop is the one of
+/// kernels/fim_early_stop.hpp on both); on a GPU the CUDA solve holds each
+/// field after the same phase as the CPU, with the same counts.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -18,7 +21,9 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "backends.hpp"
 #include "eikonal_test_util.hpp"
+#include "kernels/fim_schedule.hpp"
 
 namespace ccrowd::test {
 namespace {
@@ -60,7 +65,9 @@ std::vector<Scene> scenes() {
     return v;
 }
 
-TEST(FimEarlyStop, NeededCellsAndEverythingBelowThemHoldTheCompleteSolveBitwise) {
+class FimEarlyStopOn : public ::testing::TestWithParam<Exec> {};
+
+TEST_P(FimEarlyStopOn, NeededCellsAndEverythingBelowThemHoldTheCompleteSolveBitwise) {
     for (const Scene& s : scenes()) {
         const EikonalProblem pa = s.problem(), pb = farCorner(s);
         // the complete solves
@@ -76,8 +83,8 @@ TEST(FimEarlyStop, NeededCellsAndEverythingBelowThemHoldTheCompleteSolveBitwise)
         EikonalOptions opt;
         opt.needed.mask = &mask;
         opt.needed.bits = {1u, 0u};
-        for (int threads : {1, 2}) {
-            FimSolver solver(Exec{Backend::Cpu, threads});
+        {
+            FimSolver solver(GetParam());
             Field<float> ea, eb;
             const std::vector<EikonalStats> est = solver.solveMany({&pa, &pb}, {&ea, &eb}, opt);
             EXPECT_FALSE(est[0].complete) << s.nx() << "x" << s.ny();
@@ -147,7 +154,7 @@ TEST(FimEarlyStop, OneAndTwoThreadsDoTheSameWork) {
     EXPECT_EQ(sa.complete, sb.complete);
 }
 
-TEST(FimEarlyStop, AnUnreachableNeededCellKeepsTheSolveGoing) {
+TEST_P(FimEarlyStopOn, AnUnreachableNeededCellKeepsTheSolveGoing) {
     Scene s = randomIsotropic(90, 70, 0.25f, 31, 0);
     // a closed ring; its inside is never reached
     for (int i = 50; i <= 60; ++i) { s.blocked(i, 40) = 1; s.blocked(i, 50) = 1; }
@@ -158,7 +165,7 @@ TEST(FimEarlyStop, AnUnreachableNeededCellKeepsTheSolveGoing) {
     EikonalOptions opt;
     opt.needed.mask = &mask;
     opt.needed.bits = {1u};
-    FimSolver solver(kCpu2);
+    FimSolver solver(GetParam());
     Field<float> phi;
     const EikonalStats st = solver.solve(s.problem(), phi, opt);
     EXPECT_TRUE(st.complete);
@@ -166,7 +173,7 @@ TEST(FimEarlyStop, AnUnreachableNeededCellKeepsTheSolveGoing) {
     EXPECT_FALSE(solver.finish());
 }
 
-TEST(FimEarlyStop, MismatchedMaskOrBitsAreRefused) {
+TEST_P(FimEarlyStopOn, MismatchedMaskOrBitsAreRefused) {
     const Scene s = randomIsotropic(40, 30, 0.25f, 41, 1);
     const EikonalProblem p = s.problem();
     Field<float> phi;
@@ -174,23 +181,23 @@ TEST(FimEarlyStop, MismatchedMaskOrBitsAreRefused) {
     EikonalOptions opt;
     opt.needed.mask = &small;
     opt.needed.bits = {1u};
-    EXPECT_THROW(FimSolver(kCpu2).solveMany({&p}, {&phi}, opt), InputError);
+    EXPECT_THROW(FimSolver(GetParam()).solveMany({&p}, {&phi}, opt), InputError);
     opt.needed.mask = &right;
     opt.needed.bits = {1u, 2u};
-    EXPECT_THROW(FimSolver(kCpu2).solveMany({&p}, {&phi}, opt), InputError);
+    EXPECT_THROW(FimSolver(GetParam()).solveMany({&p}, {&phi}, opt), InputError);
 }
 
 /// A 40 m x 20 m hall, exit on the west wall, a small crowd beside it: the
 /// potential stage stops once the crowd's cells are final, and readers of
 /// the field get all of it.
-TEST(FimEarlyStop, ASimulationStepSolvesWhereItsAgentsStandAndReadersGetTheWholeField) {
+TEST_P(FimEarlyStopOn, ASimulationStepSolvesWhereItsAgentsStandAndReadersGetTheWholeField) {
     const ccrowd::Scene scene = parseScene(R"({
       "format": "ccrowd-scene", "version": 1, "name": "hall",
       "domain": {"origin": [0, 0], "width": 40, "height": 20, "cell": 0.25},
       "goals": [{"name": "exit", "areas": [{"rect": {"min": [0, 9], "max": [0.5, 11]}}], "exit": true}],
       "groups": [{"name": "a", "spawn": [{"rect": {"min": [2, 8], "max": [5, 12]}}], "count": 30, "route": ["exit"]}]
     })", "hall scene");
-    Simulation sim(scene, kCpu2);
+    Simulation sim(scene, GetParam());
     sim.step();
     EXPECT_LT(sim.lastReport().potential_updates_per_cell, 0.5) << "the whole hall was solved";
     EXPECT_TRUE(sim.lastReport().potentials_converged);
@@ -200,6 +207,53 @@ TEST(FimEarlyStop, ASimulationStepSolvesWhereItsAgentsStandAndReadersGetTheWhole
         for (int i = 0; i < phi.nx(); ++i) ASSERT_TRUE(std::isfinite(phi(i, j))) << "(" << i << ", " << j << ")";
     const int j = phi.ny() / 2;
     for (int i = 40; i + 1 < phi.nx(); ++i) EXPECT_LT(phi(i, j), phi(i + 1, j)) << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(PerBackend, FimEarlyStopOn, ::testing::ValuesIn(testExecs()), ExecParamName());
+
+/// On a machine with a GPU: the CUDA solve holds each field after the same
+/// phase as the CPU one (the same looks, fim_early_stop.hpp, on the same
+/// values), so potentials, counts and completeness agree bitwise, before
+/// and after finish(); and a second solve starts from the same ceilings.
+TEST(FimEarlyStopCudaVsCpu, SameLooksSameHoldsSameCounts) {
+    std::string why;
+    if (!cudaUsable(&why)) GTEST_SKIP() << "no usable CUDA GPU: " << why;
+    for (const Scene& s : scenes()) {
+        const EikonalProblem pa = s.problem(), pb = farCorner(s);
+        const EikonalSource src = s.sources.front();
+        const Field<std::uint32_t> mask = patch(s.nx(), s.ny(), std::max(0, src.i - 9), std::max(0, src.j - 9),
+                                                std::min(s.nx(), src.i + 9), std::min(s.ny(), src.j + 9), 1u);
+        Field<std::uint32_t> both = mask;
+        both(s.nx() - 2, s.ny() - 2) |= 2u;  // the far corner's field reads one cell near its source
+        EikonalOptions opt;
+        opt.needed.mask = &both;
+        opt.needed.bits = {1u, 2u};
+        opt.band_tiles = kFimBandTilesGpu;
+        FimSolver cpu(kCpu2), gpu(Exec{Backend::Cuda, 0});
+        for (int round = 0; round < 2; ++round) {
+            Field<float> ca, cb, ga, gb;
+            const std::vector<EikonalStats> c = cpu.solveMany({&pa, &pb}, {&ca, &cb}, opt);
+            const std::vector<EikonalStats> g = gpu.solveMany({&pa, &pb}, {&ga, &gb}, opt);
+            for (std::size_t f = 0; f < 2; ++f) {
+                const std::string name = std::to_string(s.nx()) + "x" + std::to_string(s.ny()) + " round " +
+                                         std::to_string(round) + " field " + std::to_string(f);
+                EXPECT_EQ(g[f].complete, c[f].complete) << name;
+                EXPECT_EQ(g[f].converged, c[f].converged) << name;
+                EXPECT_EQ(g[f].updates, c[f].updates) << name;
+                EXPECT_EQ(g[f].iterations, c[f].iterations) << name;
+                EXPECT_EQ(g[f].tile_activations, c[f].tile_activations) << name;
+                EXPECT_EQ(g[f].critical_sweeps, c[f].critical_sweeps) << name;
+                EXPECT_DOUBLE_EQ(g[f].updates_per_cell, c[f].updates_per_cell) << name;
+            }
+            EXPECT_FALSE(c[0].complete) << "the patch's field was not held";
+            EXPECT_TRUE(fieldsIdentical(ga, ca));
+            EXPECT_TRUE(fieldsIdentical(gb, cb));
+            EXPECT_TRUE(cpu.finish());
+            EXPECT_TRUE(gpu.finish());
+            EXPECT_TRUE(fieldsIdentical(ga, ca));
+            EXPECT_TRUE(fieldsIdentical(gb, cb));
+        }
+    }
 }
 
 }  // namespace

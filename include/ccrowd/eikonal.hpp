@@ -106,10 +106,10 @@ struct EikonalOptions {
     /// copy is written; the caller downloads when it reads). The CPU backend
     /// always writes the host copy.
     bool download = true;
-    /// FIM on the CPU backend: stop each problem once the cells it names are
+    /// FIM, both backends: stop each problem once the cells it names are
     /// final (EikonalNeeded; EikonalStats::complete false until
-    /// FimSolver::finish()). The CUDA backend solves every problem to the
-    /// end.
+    /// FimSolver::finish()). On CUDA the mask is read from its device copy
+    /// when it has one (else uploaded).
     EikonalNeeded needed;
     /// CUDA: time the parts of the solve kernel's phases on the device
     /// (EikonalStats::gpu_profile; a few clock reads and atomics per tile,

@@ -70,8 +70,8 @@ void runPotential(SimState& s) {
             outs.push_back(&s.potential[k]);
             opt.needed.bits.push_back(fieldReadBit(static_cast<int>(k)));
         }
-    // each field only until the cells its agents read are final (CPU; readers
-    // of the whole field complete it first: completePotentials); not when the
+    // each field only until the cells its agents read are final (readers of
+    // the whole field complete it first: completePotentials); not when the
     // next solve is to start from this one's complete potentials
     if (!s.scene.params.potential_warm_start) opt.needed.mask = &s.fieldsRead;
     opt.needed.i0 = s.box.i0; opt.needed.j0 = s.box.j0; opt.needed.i1 = s.box.i1; opt.needed.j1 = s.box.j1;
