@@ -25,6 +25,10 @@
 #   profile    Nsight Compute on the FIM solve kernel, obstacles 1024^2 (profile.txt)
 #   tune       bench eikonal, obstacles, 1024^2 and 2048^2, for value-ordering bands 0/4/16/64 tiles and 2/8 sweeps
 #              (tune.csv): the FIM's phases against its work on this GPU
+#   step-sweeps bench step on CUDA, 1M agents / 1024^2 / 4 groups and the default scene, with sweep
+#              budgets 8/6/4, alternating twice (step_sweeps.csv): in these steps 6 sweeps cut the critical
+#              sweeps by a quarter at the same phases (counted on the CPU with band 16), which pays when a
+#              sweep costs more than a phase's share of its slowest tile; the time decides the GPU's default
 #   band       bench eikonal, all cases, 1024^2 and 4096^2, CUDA's default band (16 tiles) against the CPU's (4),
 #              alternating twice (band.csv): the GPU's default, chosen by the CPU's critical sweeps; its time
 #              against the phases and critical_sweeps columns (the same on both backends for one band)
@@ -114,6 +118,15 @@ for s in "${sections[@]}"; do
           timeout "$(left 60)" "$X" bench eikonal --sizes 1024,2048 --case obstacles --backend cuda --no-skfmm \
             --repeat 3 --warmup 1 --max-seconds 1 --band-tiles $band --sweeps $sw --format csv 2>&1 |
             sed "s/^/band=$band,sweeps=$sw,/" | tee -a "$out/tune.csv"
+        done
+      done ;;
+    step-sweeps)
+      for rep in 1 2; do
+        for sw in 8 6 4; do
+          timeout "$(left 40)" "$X" bench step --backend cuda --agents 1000000 --cells 1024 --groups 4 --steps 10 \
+            --warmup 3 --sweeps $sw --format csv 2>&1 | sed "s/^/rep=$rep,sweeps=$sw,/" | tee -a "$out/step_sweeps.csv"
+          timeout "$(left 40)" "$X" bench step --backend cuda --scene scenes/default.json --steps 20 --warmup 5 \
+            --sweeps $sw --format csv 2>&1 | sed "s/^/rep=$rep,sweeps=$sw,/" | tee -a "$out/step_sweeps.csv"
         done
       done ;;
     band)

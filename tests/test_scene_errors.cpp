@@ -202,6 +202,10 @@ TEST_F(SceneErrors, OutOfRangeNumbers) {
     expectError("stencil_six", with("/model/potential_stencil", 6), "/model/potential_stencil", "4 or 8");
     expectError("stencil_sixteen", with("/model/potential_stencil", 16), "/model/potential_stencil", "4 or 8");
     expectError("stencil_text", with("/model/potential_stencil", "8"), "/model/potential_stencil");
+    expectError("sweeps_zero", with("/model/potential_sweeps", 0), "/model/potential_sweeps", "an integer >= 1 and <= 64");
+    expectError("sweeps_many", with("/model/potential_sweeps", 65), "/model/potential_sweeps", "an integer >= 1 and <= 64");
+    expectError("band_negative", with("/model/potential_band_tiles", -1), "/model/potential_band_tiles");
+    expectError("band_nan", with("/model/potential_band_tiles", "auto"), "/model/potential_band_tiles");
     expectError("threshold", with("/floor_plans", json::parse(R"([{"image": "x.png", "threshold": 2}])")),
                 "/floor_plans/0/threshold");
 }

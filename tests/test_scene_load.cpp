@@ -18,6 +18,7 @@
 #include "temp_dir.hpp"
 
 #include "ccrowd/config.hpp"
+#include "ccrowd/eikonal.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/placement.hpp"
 #include "ccrowd/scene.hpp"
@@ -223,7 +224,7 @@ TEST_F(SceneLoad, EveryFieldReadsBack) {
                 "v0": 1.3, "rho_jam": 5.5, "gamma_fd": 2, "d_min": 0.35, "dt": 0.1, "duration": 90,
                 "max_steps": 1000, "seed": 18446744073709551615, "box_margin": 3, "pressure_iterations": 40,
                 "pressure_tolerance": 0.01, "separation_passes": 5, "potential_warm_start": true,
-                "potential_stencil": 8}
+                "potential_stencil": 8, "potential_sweeps": 5, "potential_band_tiles": 12}
     })");
     const Scene s = loadScene(path);
     EXPECT_EQ(s.path, path);
@@ -326,6 +327,10 @@ TEST_F(SceneLoad, EveryFieldReadsBack) {
     EXPECT_FALSE(ModelParams{}.potential_warm_start);  // the default solves every step from scratch
     EXPECT_EQ(p.potential_stencil, 8);
     EXPECT_EQ(ModelParams{}.potential_stencil, 4);  // the default: the 4-neighbour update
+    EXPECT_EQ(p.potential_sweeps, 5);
+    EXPECT_EQ(ModelParams{}.potential_sweeps, EikonalOptions{}.inner_iterations);
+    EXPECT_FLOAT_EQ(p.potential_band_tiles, 12.f);
+    EXPECT_LT(ModelParams{}.potential_band_tiles, 0.f);  // each backend's default band
 }
 
 TEST_F(SceneLoad, DensityResolvesToACountOverTheOpenSpawnArea) {

@@ -340,6 +340,39 @@ TEST_P(SimulationBackend, EightNeighbourPotentialsLieBelowFourNeighbourOnesAndLe
     EXPECT_GT(b.exitedTotal(), 0);
 }
 
+/// model.potential_sweeps and model.potential_band_tiles reach the potential
+/// stage's solve: a budget of 2 sweeps leaves no phase with more than 2 on
+/// its critical path (the default's steps have more), a band of a quarter
+/// tile runs more phases than the default band (whose 4 tiles span this
+/// small grid), and every variant gives the default's potentials within the
+/// solver's tolerance.
+TEST_P(SimulationBackend, PotentialSweepsAndBandReachTheSolve) {
+    const Scene base = loadScene(scenePath("bottleneck"));
+    Scene two = base, narrow = base;
+    two.params.potential_sweeps = 2;
+    narrow.params.potential_band_tiles = 0.25f;
+    Simulation a(base, GetParam()), b(two, GetParam()), c(narrow, GetParam());
+    a.step();
+    b.step();
+    c.step();
+    const StepReport& ra = a.lastReport();
+    const StepReport& rb = b.lastReport();
+    EXPECT_GT(ra.potential_critical_sweeps, 2 * ra.potential_phases) << "the default budget never used more than 2";
+    EXPECT_LE(rb.potential_critical_sweeps, 2 * rb.potential_phases);
+    EXPECT_GT(c.lastReport().potential_phases, ra.potential_phases);
+    for (int f = 0; f < a.fieldCount(); ++f) {
+        const Field<float>& pa = a.potential(f);
+        for (const Simulation* s : {&b, &c}) {
+            const Field<float>& p = s->potential(f);
+            for (std::size_t k = 0; k < pa.size(); ++k) {
+                const float x = pa.host()[k], y = p.host()[k];
+                if (std::isinf(x)) { EXPECT_TRUE(std::isinf(y)) << "cell " << k; continue; }
+                EXPECT_NEAR(y, x, 1e-4f * (std::fabs(x) + a.grid().h)) << "field " << f << " cell " << k;
+            }
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, SimulationBackend, ::testing::ValuesIn(test::testExecs()), test::ExecParamName{});
 
 TEST(Simulation, StageNamesFollowThePipeline) {

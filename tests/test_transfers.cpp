@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -230,6 +231,25 @@ int runCli(const std::string& args, std::string* out) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/// The columns of the first CSV row of `bench step`'s output @p out that
+/// starts with @p prefix, by the names of the header above it (the notes
+/// on stderr skipped); empty when there is none or it does not fit.
+std::map<std::string, std::string> csvRow(const std::string& out, const std::string& prefix) {
+    std::istringstream lines(out);
+    std::string line, header, row;
+    while (std::getline(lines, line)) {
+        if (line.rfind("agents,", 0) == 0) header = line;
+        else if (!header.empty() && row.empty() && line.rfind(prefix, 0) == 0) row = line;
+    }
+    std::vector<std::string> names, values;
+    for (std::istringstream h(header); std::getline(h, line, ',');) names.push_back(line);
+    for (std::istringstream r(row); std::getline(r, line, ',');) values.push_back(line);
+    std::map<std::string, std::string> m;
+    if (values.size() == names.size())
+        for (std::size_t k = 0; k < names.size(); ++k) m[names[k]] = values[k];
+    return m;
+}
+
 /// `ccrowd bench step` per backend: a column per stage and the bytes moved
 /// between host and device per step.
 class BenchStepBackend : public ::testing::TestWithParam<Exec> {};
@@ -239,20 +259,12 @@ TEST_P(BenchStepBackend, ReportsStagesAndHostDeviceBytes) {
     for (const std::string& a : test::cliBackendArgs(GetParam())) args += " " + a;
     std::string out;
     ASSERT_EQ(runCli(args, &out), 0) << out;
-    std::istringstream lines(out);
-    std::string line, header, row;
-    while (std::getline(lines, line)) {
-        if (line.rfind("agents,", 0) == 0) header = line;
-        else if (!header.empty() && row.empty() && line.rfind("400,", 0) == 0) row = line;  // not the notes on stderr
-    }
-    std::vector<std::string> names, values;
-    for (std::istringstream h(header); std::getline(h, line, ',');) names.push_back(line);
-    for (std::istringstream r(row); std::getline(r, line, ',');) values.push_back(line);
-    ASSERT_EQ(values.size(), names.size()) << out;
+    const std::map<std::string, std::string> cols = csvRow(out, "400,");
+    ASSERT_FALSE(cols.empty()) << out;
     auto value = [&](const std::string& name) {
-        for (std::size_t k = 0; k < names.size(); ++k)
-            if (names[k] == name) return values[k];
-        ADD_FAILURE() << "no column " << name << " in " << header;
+        const auto it = cols.find(name);
+        if (it != cols.end()) return it->second;
+        ADD_FAILURE() << "no column " << name << " in " << out;
         return std::string("nan");
     };
     EXPECT_EQ(value("backend"), backendName(GetParam().backend));
@@ -279,6 +291,25 @@ TEST(BenchStep, StencilOptionRunsAndRefusesOtherValues) {
     for (const char* bad : {"--stencil 6", "--stencil eight"}) {
         EXPECT_NE(runCli(args + " " + bad, &out), 0) << bad;
         EXPECT_NE(out.find("--stencil"), std::string::npos) << bad << ": " << out;
+    }
+}
+
+/// `ccrowd bench step --sweeps / --band-tiles`: the budget reaches the
+/// solve (2 sweeps: no phase's longest tile above 2), out-of-range values
+/// are refused naming the option.
+TEST(BenchStep, SweepsAndBandOptionsReachTheSolveAndRefuseOtherValues) {
+    const std::string args = "bench step --agents 1000 --cells 64 --groups 2 --steps 1 --warmup 1 --backend cpu --format csv";
+    std::string out;
+    ASSERT_EQ(runCli(args + " --sweeps 2 --band-tiles 1", &out), 0) << out;
+    std::map<std::string, std::string> cols = csvRow(out, "1000,");
+    ASSERT_EQ(cols.count("fim_phases"), 1u) << out;
+    const double phases = std::stod(cols["fim_phases"]);
+    EXPECT_GT(phases, 0.0) << out;
+    EXPECT_LE(std::stod(cols["fim_critical_sweeps"]), 2.0 * phases) << out;
+    for (const char* bad : {"--sweeps 0", "--sweeps 65", "--band-tiles -1", "--band-tiles nan"}) {
+        EXPECT_NE(runCli(args + " " + bad, &out), 0) << bad;
+        const std::string opt = std::string(bad).substr(0, std::string(bad).find(' '));
+        EXPECT_NE(out.find(opt), std::string::npos) << bad << ": " << out;
     }
 }
 

@@ -119,6 +119,8 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
         scene.params.potential_warm_start = warm;
         if (!local.empty()) scene.params.local = local;
         if (opt.stencil) scene.params.potential_stencil = opt.stencil;
+        if (opt.sweeps) scene.params.potential_sweeps = opt.sweeps;
+        if (opt.bandTiles >= 0.f) scene.params.potential_band_tiles = opt.bandTiles;
         Simulation sim(std::move(scene), ex);
         header(sim.stageNames());
         const int agents = sim.agentCount(), n = sim.grid().nx;

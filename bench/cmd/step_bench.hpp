@@ -40,6 +40,13 @@ struct StepBenchOptions {
     /// Potential stencil for every configuration (ModelParams::potential_stencil:
     /// 4 or 8); 0: each scene's own (synthetic: 4).
     int stencil = 0;
+    /// FIM sweeps per tile activation for every configuration
+    /// (ModelParams::potential_sweeps, 1..64); 0: each scene's own (synthetic: 8).
+    int sweeps = 0;
+    /// FIM band in tile widths for every configuration
+    /// (ModelParams::potential_band_tiles, 0..1e6); negative: each scene's own
+    /// (synthetic: each backend's default).
+    float bandTiles = -1.f;
 };
 
 /// Runs the benchmark; writes the table or CSV to @p out, notes to @p log.

@@ -403,6 +403,13 @@ struct ModelParams {
     /// 0.3% in every direction, about twice the potential stage's work).
     /// [Limit: 4 or 8]
     int potential_stencil = 4;
+    /// Most Gauss-Seidel sweeps of a potential tile per activation
+    /// (EikonalOptions::inner_iterations), on both backends. [Limit: 1..64]
+    int potential_sweeps = 8;
+    /// The potential FIM's value-ordering band in tile widths
+    /// (EikonalOptions::band_tiles): 0 is plain FIM; negative means each
+    /// backend's default (4 on the CPU, 16 on CUDA). [Limit: < 0, or 0..1e6]
+    float potential_band_tiles = -1.f;
     /// Operational (local) model: "uic" (Narain 2009 pressure plus
     /// minimum-distance separation), "social_force" (Helbing 2000),
     /// "orca" (van den Berg et al. 2011, RVO2) or "zones" (seed 000's

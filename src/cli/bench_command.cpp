@@ -65,17 +65,19 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
     eik->add_option("--tolerance", a->tolerance, "FIM relative convergence tolerance")
         ->check(finite & CLI::Range(1e-12, 0.1))
         ->capture_default_str();
+    // a FIM band: "auto" (each backend's default) or 0..1e6 tile widths
+    const CLI::Validator bandCheck(
+        [finite](std::string& v) {
+            if (v == "auto") return std::string();
+            const std::string bad = finite(v);
+            return bad.empty() ? CLI::Range(0.0, 1e6)(v) : bad;
+        },
+        "auto or 0..1e6", "auto or a band");
     eik->add_option("--band-tiles", a->bandTiles,
                     "FIM value-ordering band in tile widths (EikonalOptions::band_tiles; 0 = plain FIM, every active tile "
                     "every phase): auto (each backend's default: 4 on the CPU, 16 on CUDA) or one value 0..1e6 for every "
                     "FIM row, CPU and CUDA")
-        ->check(CLI::Validator(
-            [finite](std::string& v) {
-                if (v == "auto") return std::string();
-                const std::string bad = finite(v);
-                return bad.empty() ? CLI::Range(0.0, 1e6)(v) : bad;
-            },
-            "auto or 0..1e6", "auto or a band"))
+        ->check(bandCheck)
         ->capture_default_str();
     eik->add_option("--sweeps", a->sweeps, "FIM sweeps per tile activation (EikonalOptions::inner_iterations)")
         ->check(CLI::Range(1, 1024))
@@ -123,9 +125,9 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                 "group and peak resident memory.");
     struct StepArgs {
         std::string agents = "10000,100000,1000000", cells = "256,512,1024", groups = "1,4", format = "table",
-                    backend = "auto", warm = "off", local;
+                    backend = "auto", warm = "off", local, bandTiles = "auto";
         std::vector<std::string> scenes;
-        int steps = 10, warmup = 3, threads = 0, stencil = 0;
+        int steps = 10, warmup = 3, threads = 0, stencil = 0, sweeps = 0;
         bool all = false;
     };
     auto s2 = std::make_shared<StepArgs>();
@@ -153,6 +155,15 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                      "Potential stencil for every configuration (model.potential_stencil): 4 or 8; default: each "
                      "scene's own (synthetic scenes: 4)")
         ->check(CLI::IsMember({4, 8}));
+    step->add_option("--sweeps", s2->sweeps,
+                     "Potential FIM sweeps per tile activation for every configuration (model.potential_sweeps): "
+                     "1..64; default: each scene's own (synthetic scenes: 8)")
+        ->check(CLI::Range(1, 64));
+    step->add_option("--band-tiles", s2->bandTiles,
+                     "Potential FIM band in tile widths for every configuration (model.potential_band_tiles): auto "
+                     "(each scene's own; synthetic scenes: each backend's default, 4 on the CPU, 16 on CUDA) or 0..1e6")
+        ->check(bandCheck)
+        ->capture_default_str();
     step->callback([s2, &commands] {
         commands.action = [s2] {
             bench::StepBenchOptions o;
@@ -169,6 +180,8 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.warmStart = s2->warm == "both" ? std::vector<bool>{true, false} : std::vector<bool>{s2->warm == "on"};
             o.locals = bench::parseNameList(s2->local, "--local", sim::operationalModelNames());
             o.stencil = s2->stencil;
+            o.sweeps = s2->sweeps;
+            if (s2->bandTiles != "auto") o.bandTiles = std::stof(s2->bandTiles);
             bench::runStepBench(o, std::cout, std::cerr);
             return 0;
         };
