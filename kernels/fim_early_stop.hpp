@@ -41,14 +41,17 @@ struct FimEarlyStopView {
     float* lastHighest = nullptr;    ///< Per field: highest needed value when a solve last held it (the next solve's first look). [Units: s]
 };
 
-/// @p nd's box (clamped to @p g) and bits (@p bits: where the backend
-/// reads them) in a view; mask and per-field state left to the driver.
+/// @p nd's box (clamped to @p g; an inverted box is empty) and bits
+/// (@p bits: where the backend reads them) in a view; mask and per-field
+/// state left to the driver.
 inline FimEarlyStopView fimEarlyStopBox(const EikonalNeeded& nd, const FimGrid& g, const uint32_t* bits) {
     FimEarlyStopView e;
     e.i0 = nd.i0 > 0 ? nd.i0 : 0;
     e.j0 = nd.j0 > 0 ? nd.j0 : 0;
     e.i1 = nd.i1 < g.nx ? nd.i1 : g.nx;
     e.j1 = nd.j1 < g.ny ? nd.j1 : g.ny;
+    if (e.i1 < e.i0) e.i1 = e.i0;
+    if (e.j1 < e.j0) e.j1 = e.j0;
     e.bit = bits;
     return e;
 }

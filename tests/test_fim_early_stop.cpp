@@ -173,6 +173,29 @@ TEST_P(FimEarlyStopOn, AnUnreachableNeededCellKeepsTheSolveGoing) {
     EXPECT_FALSE(solver.finish());
 }
 
+/// A box with no cells (inverted, as an empty active region may give):
+/// nothing is needed, so the field is held at its first look, and finish()
+/// gives the complete solve.
+TEST_P(FimEarlyStopOn, AnInvertedBoxNeedsNothingAndFinishCompletesIt) {
+    const Scene s = obstacles(120, 90, 0.25f, 51, 8, 1);
+    const Field<std::uint32_t> mask(s.nx(), s.ny(), 1u);
+    EikonalOptions opt;
+    opt.needed.mask = &mask;
+    opt.needed.bits = {1u};
+    opt.needed.i0 = 80;
+    opt.needed.i1 = 20;
+    opt.needed.j0 = 70;
+    opt.needed.j1 = 10;
+    FimSolver solver(GetParam());
+    Field<float> phi;
+    const EikonalStats st = solver.solve(s.problem(), phi, opt);
+    const Solution full = runFim(kCpu2, s);
+    EXPECT_FALSE(st.complete);
+    EXPECT_LT(st.updates, full.stats.updates);
+    EXPECT_TRUE(solver.finish());
+    EXPECT_TRUE(fieldsClose(phi, full.phi, s.h, 1e-5));
+}
+
 TEST_P(FimEarlyStopOn, MismatchedMaskOrBitsAreRefused) {
     const Scene s = randomIsotropic(40, 30, 0.25f, 41, 1);
     const EikonalProblem p = s.problem();
