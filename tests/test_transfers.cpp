@@ -306,6 +306,10 @@ TEST(BenchStep, SweepsAndBandOptionsReachTheSolveAndRefuseOtherValues) {
     const double phases = std::stod(cols["fim_phases"]);
     EXPECT_GT(phases, 0.0) << out;
     EXPECT_LE(std::stod(cols["fim_critical_sweeps"]), 2.0 * phases) << out;
+    // a crowd the synthetic scene cannot hold: the error names the scene
+    EXPECT_NE(runCli("bench step --agents 2000 --cells 64 --groups 2 --steps 1 --backend cpu", &out), 0) << out;
+    EXPECT_NE(out.find("bench step's synthetic scene (2000 agents, 64^2 cells, 2 groups): /groups/0/count"),
+              std::string::npos) << out;
     for (const char* bad : {"--sweeps 0", "--sweeps 65", "--band-tiles -1", "--band-tiles nan"}) {
         EXPECT_NE(runCli(args + " " + bad, &out), 0) << bad;
         const std::string opt = std::string(bad).substr(0, std::string(bad).find(' '));

@@ -27,6 +27,9 @@ Polygon rect(float x0, float y0, float x1, float y1) { return {{x0, y0}, {x1, y0
 Scene syntheticScene(int agents, int n, int groups) {
     Scene s;
     s.name = "bench-step";
+    // how its errors name it (no file): "bench step's synthetic scene (N agents, n^2 cells, G groups)"
+    s.label = "bench step's synthetic scene (" + std::to_string(agents) + " agents, " + std::to_string(n) + "^2 cells, " +
+              std::to_string(groups) + (groups == 1 ? " group)" : " groups)");
     s.cell = 0.5f;
     s.width = s.height = n * s.cell;
     const float L = s.width, m = 2.f;
