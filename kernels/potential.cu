@@ -143,7 +143,6 @@ CostScan scanCosts(const EikonalProblem& p, int threads) {
     return {lowest, firstBad, open};
 }
 
-
 /// Distinct source cells of @p p that are open.
 long long countOpenSources(const EikonalProblem& p) {
     std::vector<long long> cells;

@@ -494,6 +494,30 @@ inline EikonalGpuProfile readProfile(const unsigned long long* dProf) {
     return p;
 }
 
+/// The solve kernel's arguments for phases @p first.. @p cap of @p v,
+/// lowering, without early stop: the workspace's list and report.
+inline fimcuda::SolveArgs solveArgs(FimCudaWorkspace& ws, const FimSchedView& v, int first, int cap,
+                                    unsigned long long* prof) {
+    using namespace fimcuda;
+    const ReportLayout lay(v.fields);
+    char* report = ws.report.as<char>();
+    return SolveArgs{v, kFimLowering, first, cap, ws.list.as<int>(), ws.listCount.as<unsigned>(),
+                     reinterpret_cast<int*>(report + lay.quiet), reinterpret_cast<int*>(report + lay.held),
+                     reinterpret_cast<SolveRecord*>(report), prof, FimEarlyStopView{}, false, nullptr};
+}
+
+/// Each field's potentials of @p v into its output's device copy (sized to
+/// the grid when it is not), and its host copy when @p download.
+inline void copyOutCuda(const FimSchedView& v, const std::vector<Field<float>*>& outs, bool download) {
+    const Exec gpu{Backend::Cuda, 0};
+    for (int f = 0; f < v.fields; ++f) {
+        Field<float>& out = *outs[static_cast<std::size_t>(f)];
+        if (out.nx() != v.g.nx || out.ny() != v.g.ny) out.assign(v.g.nx, v.g.ny, INFINITY);
+        forEachCell(gpu, CellRange{0, 0, v.g.nx, v.g.ny}, FimCopyOut{v, f, out.deviceView()});
+        if (download) out.download();
+    }
+}
+
 /// One pass of phases @p first.. of @p mode: one cooperative launch of the
 /// solve kernel (the host reads nothing here); @p args' quiet, held and
 /// record zeroed first.
@@ -597,8 +621,6 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     ws.report.reserve(lay.bytes);
     char* report = ws.report.as<char>();
     SolveRecord* dRecord = reinterpret_cast<SolveRecord*>(report);
-    int* dQuiet = reinterpret_cast<int*>(report + lay.quiet);
-    int* dHeld = reinterpret_cast<int*>(report + lay.held);
     ws.sources.reserve(std::max<std::size_t>(1, sources.size()) * sizeof(FimSource));
     ws.costPtrs.reserve(fields * sizeof(const FaceCost*));
 
@@ -679,8 +701,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         CC_CUDA_CHECK(cudaMemsetAsync(dProf, 0, kProfSlots * sizeof(unsigned long long)));
     }
     // one pass of phases (the early stop: the lowering pass only)
-    SolveArgs args{v, kFimLowering, 0, std::max(1, cap), ws.list.as<int>(), ws.listCount.as<unsigned>(), dQuiet, dHeld,
-                   dRecord, dProf, FimEarlyStopView{}, false, nullptr};
+    SolveArgs args = solveArgs(ws, v, 0, std::max(1, cap), dProf);
     auto runPhases = [&](int mode) {
         args.mode = mode;
         launchPhases(ws, args, fields);
@@ -723,11 +744,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     runPhases(kFimLowering);
 
     // outputs: each field's device copy (and host copy when asked)
-    for (int f = 0; f < fields; ++f) {
-        Field<float>& out = *phi[static_cast<std::size_t>(f)];
-        if (out.nx() != g.nx || out.ny() != g.ny) out.assign(g.nx, g.ny, INFINITY);
-        forEachCell(gpu, CellRange{0, 0, g.nx, g.ny}, FimCopyOut{v, f, out.deviceView()});
-    }
+    copyOutCuda(v, phi, opt.download);
     // the solve's one small read: its record and counters
     std::vector<char> host(lay.bytes);
     device::copyToHost(host.data(), report, lay.bytes);
@@ -743,8 +760,6 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     std::memcpy(act.data(), host.data() + lay.activations, fields * sizeof(unsigned long long));
     std::memcpy(quiet.data(), host.data() + lay.quiet, fields * sizeof(int));
     std::memcpy(held.data(), host.data() + lay.held, fields * sizeof(int));
-    if (opt.download)
-        for (Field<float>* out : phi) out->download();
     // what FimSolver::finish goes on from
     ws.lastView = v;
     ws.lastCap = std::max(1, cap);
@@ -775,25 +790,12 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
 /// whether every field converged.
 bool fimFinishCuda(FimCudaWorkspace& ws) {
     using namespace fimcuda;
-    const FimSchedView& v = ws.lastView;
-    const int fields = v.fields;
-    const ReportLayout lay(fields);
-    char* report = ws.report.as<char>();
-    SolveArgs args{v, kFimLowering, ws.nextPhase, ws.lastCap, ws.list.as<int>(),
-                   ws.listCount.as<unsigned>(), reinterpret_cast<int*>(report + lay.quiet),
-                   reinterpret_cast<int*>(report + lay.held), reinterpret_cast<SolveRecord*>(report), nullptr,
-                   FimEarlyStopView{}, false, nullptr};
-    args.v.ceiling = nullptr;
     if (ws.nextPhase >= ws.lastCap) return false;  // the solve ran to its cap
-    launchPhases(ws, args, fields);
-    const Exec gpu{Backend::Cuda, 0};
-    for (int f = 0; f < fields; ++f) {
-        Field<float>& out = *ws.lastOutputs[static_cast<std::size_t>(f)];
-        forEachCell(gpu, CellRange{0, 0, v.g.nx, v.g.ny}, FimCopyOut{v, f, out.deviceView()});
-        if (ws.lastDownload) out.download();
-    }
+    // the last solve's view has no ceilings (solveArgs: no early stop)
+    launchPhases(ws, solveArgs(ws, ws.lastView, ws.nextPhase, ws.lastCap, nullptr), ws.lastView.fields);
+    copyOutCuda(ws.lastView, ws.lastOutputs, ws.lastDownload);
     SolveRecord rec;
-    device::copyToHost(&rec, report, sizeof rec);
+    device::copyToHost(&rec, ws.report.as<char>(), sizeof rec);
     ws.nextPhase = rec.phases;
     return rec.converged != 0;
 }

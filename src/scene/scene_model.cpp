@@ -78,8 +78,8 @@ OrcaSpec parseOrca(const Node& n) {
 ModelParams parseModel(const Node& n) {
     n.object({"alpha", "beta", "gamma", "rho_min", "rho_max", "rho_limit", "v0", "rho_jam", "gamma_fd", "d_min", "dt",
               "duration", "max_steps", "seed", "box_margin", "pressure_iterations", "pressure_tolerance",
-              "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start", "potential_stencil", "potential_sweeps", "potential_band_tiles", "local",
-              "social_force", "zones", "orca"});
+              "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start", "potential_stencil",
+              "potential_sweeps", "potential_band_tiles", "local", "social_force", "zones", "orca"});
     ModelParams p;
     // Unit-cost weights (Treuille 2006 eq. 4).
     readF(n, "alpha", closed(0, 1e3), p.alpha);
