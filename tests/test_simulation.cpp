@@ -31,13 +31,16 @@ namespace {
 
 std::string scenePath(const std::string& name) { return std::string(CCROWD_SOURCE_DIR) + "/scenes/" + name + ".json"; }
 
-/// Smallest distance between two agents (brute force; small scenes only). [Units: m]
+/// Smallest distance between two agents (brute force over squared
+/// distances in double; small scenes only). [Units: m]
 float minPairDistance(const AgentSnapshot& a) {
-    float best = INFINITY;
+    double best = INFINITY;
     for (int p = 0; p < a.size(); ++p)
-        for (int q = p + 1; q < a.size(); ++q)
-            best = std::min(best, std::hypot(a.x[p] - a.x[q], a.y[p] - a.y[q]));
-    return best;
+        for (int q = p + 1; q < a.size(); ++q) {
+            const double dx = static_cast<double>(a.x[p]) - a.x[q], dy = static_cast<double>(a.y[p]) - a.y[q];
+            best = std::min(best, dx * dx + dy * dy);
+        }
+    return static_cast<float>(std::sqrt(best));
 }
 
 /// Checks the invariants after one step; returns false (with gtest failures) on the first broken one.
@@ -82,32 +85,41 @@ bool checkStep(const Simulation& sim, bool checkSeparation) {
         }
     }
     // fields: no NaN or inf in density and pressure; potentials finite or +inf
-    for (std::size_t c = 0; c < sim.density().size(); ++c) {
-        if (!std::isfinite(sim.density().host()[c]) || !std::isfinite(sim.pressure().host()[c])) {
+    // (each field fetched once: every Simulation accessor looks the field up)
+    const Field<float>& density = sim.density();
+    const float* rho = density.host();
+    const float* pressure = sim.pressure().host();
+    const int uc = sim::uicFactor(sc.params.perception_radius, g.h);
+    for (std::size_t c = 0; c < density.size(); ++c) {
+        const float p = pressure[c];
+        if (!std::isfinite(rho[c]) || !std::isfinite(p)) {
             ADD_FAILURE() << "density or pressure not finite in cell " << c << " at t = " << t;
             return false;
         }
         // pressure never negative, and zero where the crowd is sparse
-        const float p = sim.pressure().host()[c], rho = sim.density().host()[c];
         if (p < 0.f) { ADD_FAILURE() << "negative pressure " << p << " in cell " << c << " at t = " << t; return false; }
+        if (p == 0.f) continue;
         // sparse: every density in the 3x3 UIC cells around the cell's UIC
         // cell (kernels/uic_grid.hpp) below a quarter of the limit, so no
         // inflow within one step can reach the limit there
         const int ci = static_cast<int>(c % static_cast<std::size_t>(g.nx)), cj = static_cast<int>(c / static_cast<std::size_t>(g.nx));
-        const int uc = sim::uicFactor(sc.params.perception_radius, g.h), ui = ci / uc, uj = cj / uc;
+        const int ui = ci / uc, uj = cj / uc;
         float around = 0.f;
         for (int j = std::max(0, (uj - 1) * uc); j < std::min(g.ny, (uj + 2) * uc); ++j)
             for (int i = std::max(0, (ui - 1) * uc); i < std::min(g.nx, (ui + 2) * uc); ++i)
-                around = std::max(around, sim.density()(i, j));
-        if (around < 0.25f * sc.params.rho_limit && p != 0.f) {
-            ADD_FAILURE() << "pressure " << p << " in sparse cell " << c << " (density " << rho << ", 3x3 max " << around
+                around = std::max(around, density(i, j));
+        if (around < 0.25f * sc.params.rho_limit) {
+            ADD_FAILURE() << "pressure " << p << " in sparse cell " << c << " (density " << rho[c] << ", 3x3 max " << around
                           << ") at t = " << t;
             return false;
         }
     }
-    for (int f = 0; f < sim.fieldCount(); ++f)
-        for (std::size_t c = 0; c < sim.potential(f).size(); ++c)
-            if (std::isnan(sim.potential(f).host()[c])) { ADD_FAILURE() << "potential NaN at t = " << t; return false; }
+    for (int f = 0; f < sim.fieldCount(); ++f) {
+        const Field<float>& potential = sim.potential(f);
+        const float* phi = potential.host();
+        for (std::size_t c = 0; c < potential.size(); ++c)
+            if (std::isnan(phi[c])) { ADD_FAILURE() << "potential NaN at t = " << t; return false; }
+    }
     // UIC: after the correction the predicted density is at most the limit (x 1.001)
     EXPECT_LE(sim.lastReport().pressure_residual, 1e-3f * sc.params.rho_limit) << "t = " << t;
     if (checkSeparation && a.size() > 1) {
