@@ -23,13 +23,19 @@
 
 namespace ccrowd {
 
-/// Loops of fewer items than this run on the calling thread alone: waking
+/// Loops of fewer agents than this run on the calling thread alone: waking
 /// the other OpenMP threads costs more than such a loop (with
 /// OMP_WAIT_POLICY=passive, as CI and the README's commands set it, a
 /// wake-up took about 0.1 ms on this project's 2-core VMs, and a 200-person
 /// room ran 15x slower on 2 threads than on 1). Results do not change: the
-/// functors write only their own item. [Units: cells or agents]
+/// functors write only their own item. [Units: agents or items]
 constexpr long long kMinParallelItems = 4096;
+/// The same for loops over cells (forEachCell, the FIM's solve over all its
+/// fields' cells): a cell's work is mostly a few tens of nanoseconds against
+/// an agent's hundreds, so a wake-up pays from more of them (the 80^2 cells
+/// of eight_groups' step ran 1.4x slower on 2 threads than on 1 with 4096).
+/// [Units: cells]
+constexpr long long kMinParallelCells = 16384;
 
 /// A box of cells [i0, i1) x [j0, j1) (the active box of a step).
 struct CellRange {
@@ -92,7 +98,7 @@ void forEachCell(const Exec& ex, const CellRange& r, const F& f) {
 #endif
     }
     const int threads = cpuThreads(ex);
-    const bool many = static_cast<long long>(r.width()) * r.height() >= kMinParallelItems;
+    const bool many = static_cast<long long>(r.width()) * r.height() >= kMinParallelCells;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4) if (many)
     for (int j = r.j0; j < r.j1; ++j) {
         if constexpr (detail::HasRow<F>::value)
