@@ -8,6 +8,8 @@
 /// Only translation units compiled by nvcc (kernels/*.cu in CUDA builds) can
 /// launch on the GPU; elsewhere a Cuda Exec throws BackendError.
 
+#include <cctype>
+#include <cstdlib>
 #include <type_traits>
 #include <utility>
 
@@ -31,11 +33,33 @@ namespace ccrowd {
 /// functors write only their own item. [Units: agents or items]
 constexpr long long kMinParallelItems = 4096;
 /// The same for loops over cells (forEachCell, the FIM's solve over all its
-/// fields' cells): a cell's work is mostly a few tens of nanoseconds against
-/// an agent's hundreds, so a wake-up pays from more of them (the 80^2 cells
-/// of eight_groups' step ran 1.4x slower on 2 threads than on 1 with 4096).
-/// [Units: cells]
-constexpr long long kMinParallelCells = 16384;
+/// fields' cells) when the threads sleep between loops
+/// (OMP_WAIT_POLICY=passive): a cell's work is mostly a few tens of
+/// nanoseconds, so a wake-up pays from more of them (the 80^2 cells of
+/// eight_groups' step ran 1.4x slower on 2 threads than on 1 with 4096).
+/// Under OpenMP's default policy the threads spin a while before they sleep,
+/// a loop starts at once, and 4096 stays: with 16,384 the default scene's
+/// whole run took 5% longer (the UIC pressure's sweeps over about 10^4 cells
+/// ran on one thread). [Units: cells]
+constexpr long long kMinParallelCellsPassive = 16384;
+
+/// True when OMP_WAIT_POLICY is passive (any case, as OpenMP reads it).
+inline bool ompWaitPolicyPassive() {
+    const char* v = std::getenv("OMP_WAIT_POLICY");
+    if (!v) return false;
+    const char* want = "passive";
+    for (; *v && *want; ++v, ++want)
+        if (std::tolower(static_cast<unsigned char>(*v)) != *want) return false;
+    return !*v && !*want;
+}
+
+/// Fewest cells a loop runs on more than one thread: kMinParallelCellsPassive
+/// when the threads sleep between loops, else kMinParallelItems (read once,
+/// at the first loop). [Units: cells]
+inline long long minParallelCells() {
+    static const long long n = ompWaitPolicyPassive() ? kMinParallelCellsPassive : kMinParallelItems;
+    return n;
+}
 
 /// A box of cells [i0, i1) x [j0, j1) (the active box of a step).
 struct CellRange {
@@ -98,7 +122,7 @@ void forEachCell(const Exec& ex, const CellRange& r, const F& f) {
 #endif
     }
     const int threads = cpuThreads(ex);
-    const bool many = static_cast<long long>(r.width()) * r.height() >= kMinParallelCells;
+    const bool many = static_cast<long long>(r.width()) * r.height() >= minParallelCells();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4) if (many)
     for (int j = r.j0; j < r.j1; ++j) {
         if constexpr (detail::HasRow<F>::value)

@@ -402,7 +402,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     const FimGrid g = makeFimGrid(p0.nx(), p0.ny(), p0.h, opt.tolerance);
     const int fields = static_cast<int>(problems.size());
     // one thread for small solves: a phase's barriers cost more than its tiles' work
-    const int threads = static_cast<long long>(fields) * g.nx * g.ny >= kMinParallelCells ? cpuThreads(ex_) : 1;
+    const int threads = static_cast<long long>(fields) * g.nx * g.ny >= minParallelCells() ? cpuThreads(ex_) : 1;
     const bool early = wantsEarlyStop(opt, g, fields);
     Workspace& w = *ws_;
     w.grid = g;
