@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -18,7 +19,6 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -113,16 +113,33 @@ SnapshotFrame sampleFrame(int k) {
 
 /// Value of attribute @p name in the XML tag text @p tag ("" when absent).
 std::string attr(const std::string& tag, const std::string& name) {
-    std::smatch m;
-    if (std::regex_search(tag, m, std::regex("\\s" + name + "=\"([^\"]*)\""))) return m[1];
+    const std::string key = name + "=\"";
+    for (std::size_t at = tag.find(key); at != std::string::npos; at = tag.find(key, at + 1)) {
+        if (at == 0 || !std::isspace(static_cast<unsigned char>(tag[at - 1]))) continue;
+        const std::size_t v0 = at + key.size(), v1 = tag.find('"', v0);
+        return v1 == std::string::npos ? "" : tag.substr(v0, v1 - v0);
+    }
     return "";
+}
+
+/// Every tag named @p name in @p xml ("<name ...>" or "<name>"), in order.
+std::vector<std::string> tags(const std::string& xml, const std::string& name) {
+    std::vector<std::string> out;
+    const std::string open = "<" + name;
+    for (std::size_t at = xml.find(open); at != std::string::npos; at = xml.find(open, at + 1)) {
+        const std::size_t after = at + open.size();
+        if (after >= xml.size() || (xml[after] != '>' && !std::isspace(static_cast<unsigned char>(xml[after])))) continue;
+        const std::size_t end = xml.find('>', after);
+        if (end == std::string::npos) break;
+        out.push_back(xml.substr(at, end + 1 - at));
+    }
+    return out;
 }
 
 /// Text of the first tag named @p name in @p xml ("" when absent).
 std::string tag(const std::string& xml, const std::string& name) {
-    std::smatch m;
-    if (std::regex_search(xml, m, std::regex("<" + name + "[\\s>][^>]*>"))) return m[0];
-    return "";
+    const std::vector<std::string> all = tags(xml, name);
+    return all.empty() ? "" : all.front();
 }
 
 struct VtiArray {
@@ -153,15 +170,17 @@ Vti readVti(const std::string& path) {
     v.file_tag = tag(v.xml, "VTKFile");
     v.image_tag = tag(v.xml, "ImageData");
     v.piece_tag = tag(v.xml, "Piece");
-    std::smatch tm;
-    if (std::regex_search(v.xml, tm, std::regex("Name=\"TimeValue\"[^>]*>([^<]*)</DataArray>"))) v.time = std::stod(tm[1]);
+    // The TimeValue array's text: <DataArray ... Name="TimeValue" ...>t</DataArray>.
+    const std::size_t tv = v.xml.find("Name=\"TimeValue\"");
+    const std::size_t tv0 = tv == std::string::npos ? tv : v.xml.find('>', tv);
+    const std::size_t tv1 = tv0 == std::string::npos ? tv0 : v.xml.find('<', tv0);
+    if (tv1 != std::string::npos && v.xml.compare(tv1, 12, "</DataArray>") == 0)
+        v.time = std::stod(v.xml.substr(tv0 + 1, tv1 - tv0 - 1));
     const std::size_t cd0 = v.xml.find("<CellData"), cd1 = v.xml.find("</CellData>");
     EXPECT_NE(cd0, std::string::npos);
     EXPECT_NE(cd1, std::string::npos);
     const std::string cell = v.xml.substr(cd0, cd1 - cd0);
-    const std::regex da("<DataArray[^>]*>");
-    for (auto it = std::sregex_iterator(cell.begin(), cell.end(), da); it != std::sregex_iterator(); ++it) {
-        const std::string t = (*it)[0];
+    for (const std::string& t : tags(cell, "DataArray")) {
         VtiArray a;
         a.name = attr(t, "Name");
         a.type = attr(t, "type");
@@ -212,9 +231,8 @@ std::vector<PvdItem> readPvd(const std::string& path) {
     EXPECT_NE(text.find("<VTKFile type=\"Collection\""), std::string::npos) << text;
     EXPECT_NE(text.find("</Collection>\n</VTKFile>"), std::string::npos) << text;
     std::vector<PvdItem> out;
-    const std::regex ds("<DataSet[^>]*/>");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), ds); it != std::sregex_iterator(); ++it) {
-        const std::string t = (*it)[0];
+    for (const std::string& t : tags(text, "DataSet")) {
+        EXPECT_EQ(t.substr(t.size() - 2), "/>") << t;
         out.push_back({std::stod(attr(t, "timestep")), attr(t, "file")});
     }
     return out;
