@@ -30,11 +30,10 @@ fi
 # The test command also fuzzes the scene loader with clang's libFuzzer.
 CCROWD_FUZZ_PACKAGES=(clang libclang-rt-14-dev libomp-14-dev)
 # ... and makes a Python environment with NumPy and PedPy for the tests that
-# read files with them, in which the Python package is built (its headers).
-CCROWD_TEST_PACKAGES=(python3-venv python3-dev)
-# ... and compiles through ccache, so that its later builds reuse the objects
-# of the earlier ones (same sources, same flags) and a re-run reuses all.
-CCROWD_TEST_PACKAGES+=(ccache)
+# read files with them, in which the Python package is built (its headers),
+# and compiles through ccache, so that its later builds reuse the objects of
+# the earlier ones (same sources, same flags) and a re-run reuses all.
+CCROWD_TEST_PACKAGES=(python3-venv python3-dev ccache)
 
 ccrowd_install_deps() {
   local missing=()
