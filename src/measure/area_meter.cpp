@@ -17,22 +17,16 @@ namespace {
 /// Speed quantum of the integer sums. [Units: m/s]
 constexpr double kSpeedQuantum = 1e-6;
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 }  // namespace
 
 AreaMeter::AreaMeter(std::vector<AreaSpec> areas, double interval)
     : areas_(std::move(areas)),
-      clock_(interval),
+      slices_("area meter", interval),
       csv_({"t_start [s]", "t_end [s]", "area", "samples", "agents_mean [persons]", "density_mean [persons/m^2]",
             "density_max [persons/m^2]", "speed_mean [m/s]"}) {
     // Interval and areas: names, finite vertices, non-zero size.
     if (!std::isfinite(interval) || interval <= 0)
-        throw InputError(fieldMessage("measurement interval", num(interval), "not a positive duration", "finite, > 0 s"));
+        throw InputError(fieldMessage("measurement interval", messageNumber(interval), "not a positive duration", "finite, > 0 s"));
     for (std::size_t a = 0; a < areas_.size(); ++a) {
         const AreaSpec& s = areas_[a];
         const std::string field = "measurement area " + std::to_string(a) + " '" + s.name + "'";
@@ -58,7 +52,7 @@ AreaMeter::AreaMeter(std::vector<AreaSpec> areas, double interval)
 double AreaMeter::maxDensity(int area) const { return maxDensity_.at(static_cast<std::size_t>(area)); }
 double AreaMeter::size(int area) const { return size_.at(static_cast<std::size_t>(area)); }
 
-int AreaMeter::closeInterval(double t0, double t1) {
+void AreaMeter::closeInterval(double t0, double t1) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t a = 0; a < areas_.size(); ++a) {
         // Means over the interval's observations (NaN when there were none).
@@ -78,31 +72,19 @@ int AreaMeter::closeInterval(double t0, double t1) {
                      csvNumber(r.density_mean), csvNumber(r.density_max), csvNumber(r.speed_mean)});
     }
     acc_.assign(areas_.size(), Acc{});
-    return static_cast<int>(areas_.size());
-}
-
-void AreaMeter::advanceTo(long long k) {
-    // Emit every full interval before slice k, empty ones included.
-    while (current_ < k) {
-        closeInterval(clock_.start(current_), clock_.end(current_));
-        ++current_;
-    }
 }
 
 int AreaMeter::observe(double time, int n, const float* x, const float* y, const float* vx, const float* vy) {
     // Arguments: order in time, sizes, finite values.
-    if (finished_) throw Error("area meter: observe() after finish()");
-    if (!std::isfinite(time) || time < lastTime_)
-        throw Error("area meter: observation time " + num(time) + " s is before the previous one (" + num(lastTime_) + " s)");
+    slices_.check(time);
     if (n < 0) throw Error("area meter: negative agent count " + std::to_string(n));
     if (n > 0 && (!x || !y || !vx || !vy)) throw Error("area meter: null agent array");
     for (int k = 0; k < n; ++k) {
         if (!std::isfinite(x[k]) || !std::isfinite(y[k]) || !std::isfinite(vx[k]) || !std::isfinite(vy[k]))
-            throw Error("area meter: agent " + std::to_string(k) + " has a non-finite position or velocity at t = " + num(time) + " s");
+            throw Error("area meter: agent " + std::to_string(k) + " has a non-finite position or velocity at t = " + messageNumber(time) + " s");
     }
     const std::size_t before = rows_.size();
-    advanceTo(clock_.indexOf(time));
-    lastTime_ = time;
+    slices_.advance(time, [this](double t0, double t1) { closeInterval(t0, t1); });
     // Each area: agents inside (box test first), their integer speed sum.
     for (std::size_t a = 0; a < areas_.size(); ++a) {
         long long inside = 0, speedMicro = 0;
@@ -127,16 +109,8 @@ int AreaMeter::observe(double time, int n, const float* x, const float* y, const
 }
 
 int AreaMeter::finish(double time) {
-    if (finished_) return 0;
-    if (!std::isfinite(time) || time < lastTime_)
-        throw Error("area meter: finish time " + num(time) + " s is before the last observation (" + num(lastTime_) + " s)");
     const std::size_t before = rows_.size();
-    // Full intervals up to the one holding @p time, then that one up to @p time.
-    advanceTo(clock_.indexOf(time));
-    const double t0 = clock_.start(current_);
-    const double t1 = std::min(time, clock_.end(current_));
-    if (t1 - t0 > 1e-9 * clock_.interval()) closeInterval(t0, t1);
-    finished_ = true;
+    slices_.finish(time, [this](double t0, double t1) { closeInterval(t0, t1); });
     return static_cast<int>(rows_.size() - before);
 }
 

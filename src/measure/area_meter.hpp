@@ -73,20 +73,16 @@ private:
         long long speedMicro = 0;  ///< Sum of speeds. [Units: um/s]
         double densitySum = 0, densityMax = 0;
     };
-    int closeInterval(double t0, double t1);
-    void advanceTo(long long k);
+    void closeInterval(double t0, double t1);
 
     std::vector<AreaSpec> areas_;
     std::vector<double> size_;
     std::vector<float> x0_, y0_, x1_, y1_;  ///< Bounding boxes.
-    IntervalClock clock_;
+    IntervalSlices slices_;
     CsvText csv_;
     std::vector<AreaDensityRow> rows_;
     std::vector<Acc> acc_;
     std::vector<double> maxDensity_;
-    long long current_ = 0;
-    double lastTime_ = -1e300;
-    bool finished_ = false;
 };
 
 }  // namespace ccrowd::measure

@@ -48,4 +48,10 @@ std::string csvNumber(double v) {
     return buf;
 }
 
+std::string messageNumber(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 }  // namespace ccrowd::measure

@@ -17,7 +17,7 @@ constexpr double kDistanceQuantum = 1e-6;  // [m]
 IncidentMeter::IncidentMeter(std::vector<IncidentSpec> incidents, std::vector<std::string> groups, double interval)
     : incidents_(std::move(incidents)),
       groups_(std::move(groups)),
-      clock_(interval),
+      slices_("incident meter", interval, false),
       csv_({"t_start [s]", "t_end [s]", "group", "samples", "agents_mean [persons]", "distance_mean [m]",
             "inside_harm_mean [persons]"}),
       acc_(groups_.size()),
@@ -27,7 +27,7 @@ IncidentMeter::IncidentMeter(std::vector<IncidentSpec> incidents, std::vector<st
         throw InputError(fieldMessage("incident meter interval", std::to_string(interval), "out of range", "> 0 s, finite"));
 }
 
-int IncidentMeter::closeInterval(double t0, double t1) {
+void IncidentMeter::closeInterval(double t0, double t1) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t g = 0; g < groups_.size(); ++g) {
         // means over the interval's observations
@@ -46,24 +46,16 @@ int IncidentMeter::closeInterval(double t0, double t1) {
                      csvNumber(r.distance_mean), csvNumber(r.inside_mean)});
     }
     acc_.assign(groups_.size(), Acc{});
-    return static_cast<int>(groups_.size());
 }
 
 int IncidentMeter::observe(double time, const std::vector<int>& started, int n, const int* group, const float* x, const float* y) {
-    if (finished_) throw Error("incident meter: observe() after finish()");
-    if (!std::isfinite(time) || time < lastTime_)
-        throw Error("incident meter: observation time " + std::to_string(time) + " s is before the previous one");
-    lastTime_ = time;
+    slices_.check(time);
     if (started.empty()) return 0;
     const std::size_t before = rows_.size();
     // the first observation after the first start opens the first slice
     if (firstStart_ < 0.0) firstStart_ = time;
-    const long long k = clock_.indexOf(time);
-    if (current_ < 0) current_ = k;
-    while (current_ < k) {
-        closeInterval(clock_.start(current_), clock_.end(current_));
-        ++current_;
-    }
+    slices_.openAt(time);
+    slices_.advance(time, [this](double t0, double t1) { closeInterval(t0, t1); });
     // per agent: the nearest started incident's centre, and inside any harm disc
     std::vector<long long> agents(groups_.size(), 0), inside(groups_.size(), 0), micro(groups_.size(), 0);
     for (int a = 0; a < n; ++a) {
@@ -94,11 +86,9 @@ int IncidentMeter::observe(double time, const std::vector<int>& started, int n, 
 }
 
 int IncidentMeter::finish(double time) {
-    if (finished_) return 0;
-    finished_ = true;
-    if (current_ < 0) return 0;
-    const double t0 = clock_.start(current_), t1 = std::min(time, clock_.end(current_));
-    return t1 - t0 > 1e-9 * clock_.interval() ? closeInterval(t0, t1) : 0;
+    const std::size_t before = rows_.size();
+    slices_.finish(time, [this](double t0, double t1) { closeInterval(t0, t1); });
+    return static_cast<int>(rows_.size() - before);
 }
 
 double IncidentMeter::timeToLeaveHarm(int g) const {

@@ -61,20 +61,17 @@ private:
     struct Acc {
         long long samples = 0, agents = 0, inside = 0, distanceMicro = 0;
     };
-    int closeInterval(double t0, double t1);
+    void closeInterval(double t0, double t1);
 
     std::vector<IncidentSpec> incidents_;
     std::vector<std::string> groups_;
-    IntervalClock clock_;
+    IntervalSlices slices_;
     CsvText csv_;
     std::vector<IncidentGroupRow> rows_;
     std::vector<Acc> acc_;
     std::vector<double> lastInside_;   ///< Per group: last time seen inside (-1: never).
     std::vector<bool> insideNow_;      ///< Per group: inside at the last observation.
-    long long current_ = -1;           ///< Slice being accumulated (-1: before the first start).
     double firstStart_ = -1.0;
-    double lastTime_ = -1e300;
-    bool finished_ = false;
 };
 
 }  // namespace ccrowd::measure

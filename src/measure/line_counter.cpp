@@ -21,23 +21,17 @@ int sideOf(const Vec2& a, const Vec2& b, float px, float py) {
     return (d > 0) - (d < 0);
 }
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 }  // namespace
 
 LineCounter::LineCounter(std::vector<LineSpec> lines, std::vector<std::string> groupNames, double interval)
     : lines_(std::move(lines)),
       groups_(std::move(groupNames)),
-      clock_(interval),
+      slices_("line counter", interval),
       csv_({"t_start [s]", "t_end [s]", "line", "group", "forward [persons]", "backward [persons]",
             "flow [persons/s]", "specific_flow [persons/(m s)]"}) {
     // Interval and lines: names, finite end points, non-zero length.
     if (!std::isfinite(interval) || interval <= 0)
-        throw InputError(fieldMessage("measurement interval", num(interval), "not a positive duration", "finite, > 0 s"));
+        throw InputError(fieldMessage("measurement interval", messageNumber(interval), "not a positive duration", "finite, > 0 s"));
     for (std::size_t l = 0; l < lines_.size(); ++l) {
         const LineSpec& s = lines_[l];
         const std::string field = "measurement line " + std::to_string(l) + " '" + s.name + "'";
@@ -65,9 +59,9 @@ double LineCounter::peakSpecificFlow(int line) const { return peakFlow(line) / l
 long long LineCounter::totalForward(int line) const { return totalForward_.at(static_cast<std::size_t>(line)); }
 long long LineCounter::totalBackward(int line) const { return totalBackward_.at(static_cast<std::size_t>(line)); }
 
-int LineCounter::closeInterval(double t0, double t1) {
+void LineCounter::closeInterval(double t0, double t1) {
     const double dt = t1 - t0;
-    const bool full = clock_.isFull(t0, t1);
+    const bool full = slices_.clock().isFull(t0, t1);
     const int slots = static_cast<int>(groups_.size()) + 1;
     for (int l = 0; l < static_cast<int>(lines_.size()); ++l) {
         for (int g = 0; g < slots; ++g) {
@@ -96,15 +90,6 @@ int LineCounter::closeInterval(double t0, double t1) {
     }
     anyFull_ = anyFull_ || full;
     std::fill(counts_.begin(), counts_.end(), 0);
-    return static_cast<int>(lines_.size()) * slots;
-}
-
-void LineCounter::advanceTo(long long k) {
-    // Emit every full interval before slice k, empty ones included.
-    while (current_ < k) {
-        closeInterval(clock_.start(current_), clock_.end(current_));
-        ++current_;
-    }
 }
 
 LineCounter::IdEntry& LineCounter::entryOf(int id) {
@@ -119,15 +104,12 @@ LineCounter::IdEntry& LineCounter::entryOf(int id) {
 
 int LineCounter::observe(double time, int n, const int* id, const int* group, const float* x, const float* y) {
     // Arguments: order in time, sizes.
-    if (finished_) throw Error("line counter: observe() after finish()");
-    if (!std::isfinite(time) || time < lastTime_)
-        throw Error("line counter: observation time " + num(time) + " s is before the previous one (" + num(lastTime_) + " s)");
+    slices_.check(time);
     if (n < 0) throw Error("line counter: negative agent count " + std::to_string(n));
     const bool hasGroups = !groups_.empty();
     if (n > 0 && (!id || !x || !y || (hasGroups && !group))) throw Error("line counter: null agent array");
     const std::size_t before = rows_.size();
-    advanceTo(clock_.indexOf(time));
-    lastTime_ = time;
+    slices_.advance(time, [this](double t0, double t1) { closeInterval(t0, t1); });
     // a new stamp (after 2^32 - 1 observations the entries start over: every agent restarts)
     if (++stamp_ == 0) {
         dense_.assign(dense_.size(), IdEntry{});
@@ -142,7 +124,7 @@ int LineCounter::observe(double time, int n, const int* id, const int* group, co
     for (int k = 0; k < n; ++k) {
         // Agent state: the entry of its id; one missing from the previous observation starts afresh.
         if (!std::isfinite(x[k]) || !std::isfinite(y[k]))
-            throw Error("line counter: agent id " + std::to_string(id[k]) + " has a non-finite position at t = " + num(time) + " s");
+            throw Error("line counter: agent id " + std::to_string(id[k]) + " has a non-finite position at t = " + messageNumber(time) + " s");
         const int g = hasGroups ? group[k] : -1;
         if (hasGroups && (g < 0 || g >= static_cast<int>(groups_.size())))
             throw Error("line counter: agent id " + std::to_string(id[k]) + " has group " + std::to_string(g) +
@@ -153,7 +135,7 @@ int LineCounter::observe(double time, int n, const int* id, const int* group, co
             __builtin_prefetch(&dense_[static_cast<std::size_t>(id[k + kAhead])]);
         IdEntry& e = entryOf(id[k]);
         if (e.stamp == stamp_)
-            throw Error("line counter: agent id " + std::to_string(id[k]) + " appears twice at t = " + num(time) + " s");
+            throw Error("line counter: agent id " + std::to_string(id[k]) + " appears twice at t = " + messageNumber(time) + " s");
         const bool restart = e.stamp == 0 || e.stamp + 1 != stamp_;
         const std::size_t s = restart ? 0 : static_cast<std::size_t>(e.slot);
         e = IdEntry{k, stamp_};
@@ -187,16 +169,8 @@ int LineCounter::observe(double time, int n, const int* id, const int* group, co
 }
 
 int LineCounter::finish(double time) {
-    if (finished_) return 0;
-    if (!std::isfinite(time) || time < lastTime_)
-        throw Error("line counter: finish time " + num(time) + " s is before the last observation (" + num(lastTime_) + " s)");
     const std::size_t before = rows_.size();
-    // Full intervals up to the one holding @p time, then that one up to @p time.
-    advanceTo(clock_.indexOf(time));
-    const double t0 = clock_.start(current_);
-    const double t1 = std::min(time, clock_.end(current_));
-    if (t1 - t0 > 1e-9 * clock_.interval()) closeInterval(t0, t1);
-    finished_ = true;
+    slices_.finish(time, [this](double t0, double t1) { closeInterval(t0, t1); });
     return static_cast<int>(rows_.size() - before);
 }
 

@@ -91,8 +91,7 @@ public:
     double length(int line) const;
 
 private:
-    int closeInterval(double t0, double t1);
-    void advanceTo(long long k);
+    void closeInterval(double t0, double t1);
     long long& count(int line, int groupSlot, int dir) {
         return counts_[(static_cast<std::size_t>(line) * (groups_.size() + 1) + groupSlot) * 2 + dir];
     }
@@ -100,14 +99,11 @@ private:
     std::vector<LineSpec> lines_;
     std::vector<std::string> groups_;
     std::vector<double> length_;
-    IntervalClock clock_;
+    IntervalSlices slices_;
     CsvText csv_;
     std::vector<LineFlowRow> rows_;
 
     // Current interval.
-    long long current_ = 0;
-    double lastTime_ = -1e300;
-    bool finished_ = false;
     std::vector<long long> counts_;  ///< [line][group slot: 0 = all, 1 + g][forward, backward]
 
     // Per-agent state of the previous observation, in that observation's

@@ -11,7 +11,7 @@ namespace ccrowd::measure {
 
 TrafficMeter::TrafficMeter(const StreetTraffic& network, double interval)
     : net_(network),
-      clock_(interval),
+      slices_("traffic meter", interval),
       junctions_({"t_start [s]", "t_end [s]", "junction", "x [m]", "y [m]", "viewshed_area [m^2]", "arrivals [persons]"}),
       roads_({"t_start [s]", "t_end [s]", "road", "junction_a", "junction_b", "length [m]", "width [m]", "arrivals [persons]"}),
       junctionBase_(network.junction_count),
@@ -44,30 +44,20 @@ void TrafficMeter::close(double t0, double t1, const std::vector<long long>& j, 
 }
 
 int TrafficMeter::observe(double time, const std::vector<long long>& junctions, const std::vector<long long>& roads) {
-    if (finished_) throw Error("traffic meter: observe() after finish()");
-    if (!std::isfinite(time) || time < lastTime_)
-        throw Error("traffic meter: observation time " + std::to_string(time) + " s is before the previous one");
+    slices_.check(time);
     if (junctions.size() != junctionBase_.size() || roads.size() != roadBase_.size())
         throw Error("traffic meter: the network changed size");
-    lastTime_ = time;
     // slices that ended before this observation close with the counts seen at their end
-    const long long k = clock_.indexOf(time);
-    int n = 0;
-    for (; current_ < k; ++current_, ++n) close(clock_.start(current_), clock_.end(current_), junctionLast_, roadLast_);
+    const int n = slices_.advance(time, [this](double t0, double t1) { close(t0, t1, junctionLast_, roadLast_); });
     junctionLast_ = junctions;
     roadLast_ = roads;
     return n;
 }
 
 int TrafficMeter::finish(double time, const std::vector<long long>& junctions, const std::vector<long long>& roads) {
-    int n = observe(time, junctions, roads);
-    finished_ = true;
+    const int n = observe(time, junctions, roads);
     // the open slice, possibly shorter (as LineCounter: not when it is empty)
-    if (time - clock_.start(current_) > 1e-9 * clock_.interval()) {
-        close(clock_.start(current_), time, junctionLast_, roadLast_);
-        ++n;
-    }
-    return n;
+    return n + slices_.finish(time, [this](double t0, double t1) { close(t0, t1, junctionLast_, roadLast_); });
 }
 
 }  // namespace ccrowd::measure

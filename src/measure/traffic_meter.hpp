@@ -46,15 +46,12 @@ private:
     void close(double t0, double t1, const std::vector<long long>& j, const std::vector<long long>& r);
 
     StreetTraffic net_;
-    IntervalClock clock_;
+    IntervalSlices slices_;
     CsvText junctions_, roads_;
     std::vector<long long> junctionBase_, roadBase_;    ///< Counts at the start of the open interval.
     std::vector<long long> junctionTotal_, roadTotal_;
     std::vector<long long> junctionLast_, roadLast_;    ///< Counts at the last observation.
-    long long current_ = 0;
     long long closed_ = 0;
-    double lastTime_ = 0.0;
-    bool finished_ = false;
 };
 
 }  // namespace ccrowd::measure
