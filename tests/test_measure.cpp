@@ -1,5 +1,6 @@
 /// @file test_measure.cpp
-/// Measurements (src/measure/): line crossings per direction and group with
+/// Measurements (src/measure/): the output slices every meter walks through;
+/// line crossings per direction and group with
 /// flows and specific flows per interval, including agents that touch the
 /// line, stop on it, pass beside its end, walk along it or vanish and come
 /// back; independence of the agents' order; area density and speed; CSV
@@ -22,12 +23,86 @@
 #include "ccrowd/scene.hpp"
 #include "src/measure/area_meter.hpp"
 #include "src/measure/csv_text.hpp"
+#include "src/measure/interval_clock.hpp"
 #include "src/measure/line_counter.hpp"
 
 namespace ccrowd::test {
 namespace {
 
 namespace fs = std::filesystem;
+
+/// The slices an IntervalSlices closed, as (t0, t1) pairs.
+using Closed = std::vector<std::pair<double, double>>;
+
+TEST(IntervalSlicesTest, ClosesEverySlicePassedAndTheLastOneCutAtTheEnd) {
+    measure::IntervalSlices s("meter", 1.0);
+    Closed closed;
+    const auto close = [&](double t0, double t1) { closed.emplace_back(t0, t1); };
+    // Observations at 0.5 and 1.0 stay in slice 0 (t = 1 closes it only once passed).
+    s.check(0.5);
+    EXPECT_EQ(s.advance(0.5, close), 0);
+    s.check(1.0);
+    EXPECT_EQ(s.advance(1.0, close), 0);
+    // 3.2 passes slices 0, 1 (empty) and 2.
+    s.check(3.2);
+    EXPECT_EQ(s.advance(3.2, close), 3);
+    EXPECT_EQ(closed, (Closed{{0, 1}, {1, 2}, {2, 3}}));
+    // Out of order, non-finite: errors naming the meter; the last time stays 3.2.
+    EXPECT_THROW(s.check(3.1), Error);
+    EXPECT_THROW(s.check(std::nan("")), Error);
+    try {
+        s.check(2.0);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("meter: observation time 2 s is before the previous one (3.2 s)"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(s.finish(3.0, close), Error);
+    // The end at 4.5: slice 3 whole, slice 4 cut at 4.5; later calls close nothing, observations throw.
+    closed.clear();
+    EXPECT_EQ(s.finish(4.5, close), 2);
+    EXPECT_EQ(closed, (Closed{{3, 4}, {4, 4.5}}));
+    EXPECT_TRUE(s.finished());
+    EXPECT_EQ(s.finish(9.0, close), 0);
+    EXPECT_THROW(s.check(5.0), Error);
+}
+
+TEST(IntervalSlicesTest, AnEndOnASliceBoundaryAddsNoEmptySlice) {
+    measure::IntervalSlices s("meter", 0.5);
+    Closed closed;
+    const auto close = [&](double t0, double t1) { closed.emplace_back(t0, t1); };
+    s.check(0.3);
+    s.advance(0.3, close);
+    // 10 steps of 0.1 s summed in floating point (0.9999999999999999) end slice 1 exactly.
+    double t = 0;
+    for (int k = 0; k < 10; ++k) t += 0.1;
+    EXPECT_EQ(s.finish(t, close), 2);
+    ASSERT_EQ(closed.size(), 2u);
+    EXPECT_EQ(closed[0], std::make_pair(0.0, 0.5));
+    EXPECT_EQ(closed[1].first, 0.5);
+    EXPECT_NEAR(closed[1].second, 1.0, 1e-12);
+}
+
+TEST(IntervalSlicesTest, AClosedWalkStartsAtTheSliceItIsOpenedIn) {
+    measure::IntervalSlices s("meter", 2.0, false);
+    Closed closed;
+    const auto close = [&](double t0, double t1) { closed.emplace_back(t0, t1); };
+    // Not open: nothing closes, whatever the time.
+    EXPECT_FALSE(s.open());
+    s.check(7.0);
+    EXPECT_EQ(s.advance(7.0, close), 0);
+    // Opened at 7 s: slice 3 (6, 8] is the first; 8.5 closes it; opening again changes nothing.
+    s.openAt(7.0);
+    EXPECT_TRUE(s.open());
+    s.check(8.5);
+    s.openAt(8.5);
+    EXPECT_EQ(s.advance(8.5, close), 1);
+    EXPECT_EQ(s.finish(9.0, close), 1);
+    EXPECT_EQ(closed, (Closed{{6, 8}, {8, 9}}));
+    // Never opened: the end closes nothing.
+    measure::IntervalSlices never("meter", 2.0, false);
+    EXPECT_EQ(never.finish(5.0, close), 0);
+}
 
 /// Agents present at one observation.
 struct Obs {
