@@ -46,6 +46,7 @@
 
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
+#include "io/number_text.hpp"
 #include "io/background_thread.hpp"
 #include "sqlite_db.hpp"
 
@@ -93,13 +94,6 @@ long long wktHash(const std::string& s) {
     std::uint64_t h = 1469598103934665603ull;
     for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
     return static_cast<long long>(h >> 1);  // non-negative
-}
-
-/// Shortest round-trip decimal of @p v.
-std::string numberText(double v) {
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, r.ptr);
 }
 
 /// Bounds of the coordinates in a 2-D WKT text: false when it has none.
@@ -440,7 +434,7 @@ SqliteTrajectoryWriter::SqliteTrajectoryWriter(std::string path, double fps, con
     // Validate the arguments before touching the file system.
     if (!std::isfinite(fps) || fps <= 0)
         throw InputError("trajectory database '" + m.path + "': " +
-                         fieldMessage("fps", numberText(fps), "not a positive frame rate", "finite, > 0"));
+                         fieldMessage("fps", shortestText(fps), "not a positive frame rate", "finite, > 0"));
     if (queueRows < 1)
         throw InputError("trajectory database '" + m.path + "': " +
                          fieldMessage("queueRows", std::to_string(queueRows), "no room for a frame", ">= 1"));
@@ -489,14 +483,14 @@ SqliteTrajectoryWriter::SqliteTrajectoryWriter(std::string path, double fps, con
             meta.run();
         };
         put("version", std::to_string(kJuPedSimDbVersion));
-        put("fps", numberText(fps));
+        put("fps", shortestText(fps));
         put("generator", std::string("ccrowd ") + CCROWD_VERSION);
         double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
         if (wktBounds(geometryWkt, x0, x1, y0, y1)) {
-            put("xmin", numberText(x0));
-            put("xmax", numberText(x1));
-            put("ymin", numberText(y0));
-            put("ymax", numberText(y1));
+            put("xmin", shortestText(x0));
+            put("xmax", shortestText(x1));
+            put("ymin", shortestText(y0));
+            put("ymax", shortestText(y1));
         }
         // The one geometry row that every frame refers to.
         m.geometryHash = wktHash(geometryWkt);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ccrowd/error.hpp"
+#include "io/number_text.hpp"
 
 namespace ccrowd::io {
 
@@ -16,18 +17,12 @@ namespace {
 /// Output buffer of the FILE stream. [Units: bytes]
 constexpr std::size_t kBufferBytes = 1 << 20;
 
-std::string numberText(double v) {
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, r.ptr);
-}
-
 }  // namespace
 
 TextTrajectoryWriter::TextTrajectoryWriter(std::string path, double fps) : path_(std::move(path)), tmp_(path_ + ".tmp") {
     if (!std::isfinite(fps) || fps <= 0)
         throw InputError("trajectory file '" + path_ + "': " +
-                         fieldMessage("fps", numberText(fps), "not a positive frame rate", "finite, > 0"));
+                         fieldMessage("fps", shortestText(fps), "not a positive frame rate", "finite, > 0"));
     // Create the temporary file with a large buffer: frames are written in big chunks.
     file_ = std::fopen(tmp_.c_str(), "wb");
     if (!file_) {
@@ -37,7 +32,7 @@ TextTrajectoryWriter::TextTrajectoryWriter(std::string path, double fps) : path_
     std::setvbuf(file_, nullptr, _IOFBF, kBufferBytes);
     // Header: PedPy takes the first number on the "framerate" line and the unit from "x/m".
     const std::string header = "#description: ccrowd trajectories (continuum crowds simulation)\n"
-                               "#framerate: " + numberText(fps) + "\n"
+                               "#framerate: " + shortestText(fps) + "\n"
                                "#ID: agent id, FR: frame (time = FR / frame rate)\n"
                                "#X, Y, Z: position in metres (x/m y/m z/m); Z is always 0\n"
                                "#ID\tFR\tX\tY\tZ\n";
