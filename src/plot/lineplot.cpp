@@ -91,13 +91,7 @@ Canvas renderLinearPlot(const LinePlot& plot, const LinearAxes& axes) {
     Canvas c(plot.width, plot.height);
 
     // Data range over usable points and valid bands.
-    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-    for (const Series& s : plot.series)
-        for (const auto& [x, y] : s.points)
-            if (usable(x, y)) {
-                xmin = std::min(xmin, x); xmax = std::max(xmax, x);
-                ymin = std::min(ymin, y); ymax = std::max(ymax, y);
-            }
+    auto [xmin, xmax, ymin, ymax] = frame::dataRange(plot, usable);
     const bool empty = !(xmin <= xmax);
     std::vector<const XBand*> bands;
     for (const XBand& b : axes.x_bands)

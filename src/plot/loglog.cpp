@@ -76,13 +76,7 @@ Canvas renderLogLogPlot(const LinePlot& plot) {
     Canvas c(plot.width, plot.height);
 
     // Data range over usable points.
-    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-    for (const Series& s : plot.series)
-        for (const auto& [x, y] : s.points)
-            if (usable(x, y)) {
-                xmin = std::min(xmin, x); xmax = std::max(xmax, x);
-                ymin = std::min(ymin, y); ymax = std::max(ymax, y);
-            }
+    auto [xmin, xmax, ymin, ymax] = frame::dataRange(plot, usable);
     const bool empty = !(xmin <= xmax);
     if (empty) xmin = xmax = ymin = ymax = 3.0;  // shows 10^0..10^1
 

@@ -97,6 +97,17 @@ void drawLegend(Canvas& c, const LinePlot& plot, const Box& area, const Runs& al
 
 }  // namespace
 
+DataRange dataRange(const LinePlot& plot, bool (*usable)(double x, double y)) {
+    DataRange r{INFINITY, -INFINITY, INFINITY, -INFINITY};
+    for (const Series& s : plot.series)
+        for (const auto& [x, y] : s.points)
+            if (usable(x, y)) {
+                r.xmin = std::min(r.xmin, x), r.xmax = std::max(r.xmax, x);
+                r.ymin = std::min(r.ymin, y), r.ymax = std::max(r.ymax, y);
+            }
+    return r;
+}
+
 void checkPlotSize(const LinePlot& plot) {
     if (plot.width < 400 || plot.height < 300 || plot.width > Canvas::kMaxSide || plot.height > Canvas::kMaxSide) {
         throw InputError(fieldMessage("plot size", std::to_string(plot.width) + "x" + std::to_string(plot.height),

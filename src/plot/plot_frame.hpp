@@ -32,6 +32,14 @@ struct Box {
 /// drawn (it is skipped and breaks its line).
 using PointMap = std::function<bool(double x, double y, PointF& px)>;
 
+/// Bounds of the data points a plot draws; xmin > xmax when it draws none.
+struct DataRange {
+    double xmin, xmax, ymin, ymax;
+};
+
+/// Bounds of the points of @p plot's series that @p usable accepts.
+DataRange dataRange(const LinePlot& plot, bool (*usable)(double x, double y));
+
 /// Throws InputError unless @p plot's size is within LinePlot's limits.
 void checkPlotSize(const LinePlot& plot);
 
