@@ -36,6 +36,7 @@
 #              active region, search in smoke, social units): 200 steps with snapshots of every field on CUDA
 #              and on the CPU, exit status and head counts side by side (features.log)
 #   'FILTER'   anything else: a gtest filter for the test binary (filtered.log)
+# The call ends with bench/gpu_targets.py's verdicts on issues 10, 11 and 14 from those logs.
 # Logs go to $OUT (else ./gpu-logs); at most 8 files come back from a device call (the default
 # sections write 8, 9 with python's log: then run validate in a call of its own).
 set -uo pipefail
@@ -159,3 +160,5 @@ for s in "${sections[@]}"; do
   esac
 done
 section "done"
+# the issues' GPU targets against what this call measured, last in the call's output
+python3 bench/gpu_targets.py "$out" 2>&1
