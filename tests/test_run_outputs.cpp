@@ -285,6 +285,12 @@ TEST_F(RunOutputsTest, CliBadArgumentsExitTwoAndHelpExitsZero) {
         {"bench outputs --trajectory-every -3", "--trajectory-every"},
         {"bench outputs --format xml", "--format"},
         {"bench outputs " + path("missing.json"), "missing.json"},
+        // NaN passes CLI11's range checks (every comparison with it is false); a NaN duration ran the scene's own
+        {"run " + scenePath("seed003_single_goal") + " --quiet --duration nan", "--duration: not a finite number"},
+        {"run " + scenePath("seed003_single_goal") + " --quiet --duration inf", "--duration: (not a finite number)"},
+        {"run " + scenePath("seed003_single_goal") + " --steps 1 --measure-every nan", "--measure-every: not a finite number"},
+        {"bench outputs --duration nan", "--duration: not a finite number"},
+        {"bench outputs --snapshot-every nan", "--snapshot-every: not a finite number"},
     };
     for (const auto& [args, expect] : bad) {
         std::string out;

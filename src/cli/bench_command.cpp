@@ -35,10 +35,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         int stencil = EikonalOptions{}.stencil;
     };
     auto a = std::make_shared<Args>();
-    // CLI::Range lets NaN through (every comparison with it is false)
-    const CLI::Validator finite(
-        [](const std::string& v) { return std::isfinite(std::strtod(v.c_str(), nullptr)) ? "" : "not a finite number"; },
-        "FINITE");
+    const CLI::Validator finite = finiteNumber();
     eik->add_option("--sizes", a->sizes, "Comma-separated cells per side, each 2..16384")->capture_default_str();
     eik->add_option("--case", a->cases,
                     "uniform (unit speed, centre source), random (smooth speed 0.5-1.5 m/s), obstacles (random plus "
@@ -195,10 +192,10 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
     auto outBackend = std::make_shared<std::string>("auto");
     auto outFormat = std::make_shared<std::string>("table");
     outs->add_option("scene", o2->scene, "Scene file; default: the bundled default scene (50,000 agents)");
-    outs->add_option("--duration", o2->duration, "Simulated seconds per run")->check(CLI::PositiveNumber)->capture_default_str();
+    outs->add_option("--duration", o2->duration, "Simulated seconds per run")->check(finiteNumber() & CLI::PositiveNumber)->capture_default_str();
     outs->add_option("--repeat", o2->repeat, "Pairs of runs (with and without outputs)")->check(CLI::Range(1, 100))->capture_default_str();
     outs->add_option("--snapshot-every", o2->snapshot_every, "Snapshot interval in simulated seconds (0 = none)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(finiteNumber() & CLI::NonNegativeNumber)
         ->capture_default_str();
     outs->add_option("--trajectory-every", o2->trajectory_every, "Trajectory frame every K steps (0 = none)")
         ->check(CLI::NonNegativeNumber)

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 
 namespace ccrowd::cli {
@@ -14,6 +16,14 @@ struct Commands {
     std::function<int()> action;
     int run() const { return action ? action() : 0; }
 };
+
+/// Rejects NaN and infinities, which CLI11's number checks let through
+/// (every comparison with NaN is false): combine with them, finite & CLI::Range(...).
+inline CLI::Validator finiteNumber() {
+    return CLI::Validator(
+        [](const std::string& v) { return std::isfinite(std::strtod(v.c_str(), nullptr)) ? std::string() : std::string("not a finite number"); },
+        "FINITE");
+}
 
 /// `ccrowd run [SCENE] ...`
 void addRunCommand(CLI::App& app, Commands& commands);

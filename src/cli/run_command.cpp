@@ -121,7 +121,7 @@ void addRunCommand(CLI::App& app, Commands& commands) {
     auto a = std::make_shared<RunArgs>();
     run->add_option("scene", a->scene, "Scene file (JSON, see scenes/README.md); default: the bundled default scene");
     auto* dur = run->add_option("--duration", a->duration, "Simulated seconds to run (overrides the scene)")
-                    ->check(CLI::PositiveNumber);
+                    ->check(finiteNumber() & CLI::PositiveNumber);
     run->add_option("--steps", a->steps, "Number of steps to run (overrides the scene)")->check(CLI::Range(0LL, 1LL << 40))->excludes(dur);
     run->add_option("--backend", a->backend, "auto (CUDA when a GPU works, else CPU), cpu, or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
@@ -134,7 +134,7 @@ void addRunCommand(CLI::App& app, Commands& commands) {
     run->add_flag("--force", a->force, "Write into an existing --out directory, replacing ccrowd's previous outputs there");
     run->add_option("--snapshot-every", a->snapshotEvery,
                     "Field snapshot interval in simulated seconds (0 = none), from t = 0")
-        ->check(CLI::Range(0.0, 1e9));
+        ->check(finiteNumber() & CLI::Range(0.0, 1e9));
     run->add_option("--snapshot-format", a->snapshotFormats,
                     "Comma-separated snapshot formats: vti (VTK ImageData, one file per snapshot, + snapshots.pvd for "
                     "ParaView), npy (one NumPy array per field, + snapshots.json index), png (heat maps)")
@@ -150,7 +150,7 @@ void addRunCommand(CLI::App& app, Commands& commands) {
                     "(PedPy plain text, trajectories.txt)")
         ->capture_default_str();
     run->add_option("--measure-every", a->measureEvery, "Interval of the lines.csv and areas.csv rows in simulated seconds")
-        ->check(CLI::Range(1e-6, 1e9))
+        ->check(finiteNumber() & CLI::Range(1e-6, 1e9))
         ->capture_default_str();
     run->add_flag("--quiet", a->quiet, "No progress or notes on stderr");
     run->callback([a, &commands] {

@@ -142,7 +142,7 @@ void addViewerCommands(CLI::App& app, Commands& commands) {
     addCommonOptions(view, *v);
     view->add_option("--size", "Window size WIDTHxHEIGHT in pixels (default 960x720)")
         ->check(CLI::Validator([v](std::string& s) { return parseSize(s, v->width, v->height); }, "WxH"));
-    view->add_option("--speed", v->speed, "Simulated seconds per real second at start")->check(CLI::Range(1e-3, 1e3))->capture_default_str();
+    view->add_option("--speed", v->speed, "Simulated seconds per real second at start")->check(finiteNumber() & CLI::Range(1e-3, 1e3))->capture_default_str();
     view->add_flag("--paused", v->paused, "Start paused");
     view->add_option("--max-frames", v->max_frames, "Close after this many frames (for smoke tests)")->check(CLI::Range(1LL, 1LL << 40));
     view->callback([v, &commands] {
