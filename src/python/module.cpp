@@ -11,6 +11,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -107,6 +108,9 @@ public:
     /// Ctrl-C ends the run as interrupted (outputs closed, summary written)
     /// and raises KeyboardInterrupt.
     void run(double until, nb::object progress) {
+        // a time to run to (inf: to the end); one already passed runs nothing
+        if (std::isnan(until) || until < 0)
+            throw InputError(fieldMessage("run(until)", std::to_string(until), "not a simulated time", ">= 0 s, or None for the whole run"));
         while (!sim().finished() && sim().time() < until - 1e-9) {
             bool ok;
             {

@@ -157,6 +157,11 @@ def test_bad_input_raises_the_clis_message(tmp_path, cli, room_exit):
         sim.potential(5)
     with pytest.raises(ccrowd.InputError):
         sim.step(-1)
+    # run(until): NaN (which compares false with every time) and negative times are no simulated times
+    for until in (float("nan"), -5.0):
+        with pytest.raises(ccrowd.InputError, match=r"run\(until\)"):
+            sim.run(until=until)
+    assert sim.steps == 0
 
 
 def test_exits_csv_matches_the_summary(tmp_path, room_exit):
