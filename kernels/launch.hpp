@@ -8,6 +8,7 @@
 /// Only translation units compiled by nvcc (kernels/*.cu in CUDA builds) can
 /// launch on the GPU; elsewhere a Cuda Exec throws BackendError.
 
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <type_traits>
@@ -53,12 +54,29 @@ inline bool ompWaitPolicyPassive() {
     return !*v && !*want;
 }
 
+/// Tests' override of both thresholds (0: none). With 1, every loop of two
+/// or more items runs on all of its Exec's threads, so a test that compares
+/// 1 and 2 threads on a small scene compares runs that did split their loops
+/// (tests/all_loops_parallel.hpp). [Units: items or cells]
+inline std::atomic<long long>& minParallelOverride() {
+    static std::atomic<long long> n{0};
+    return n;
+}
+
+/// Fewest items (agents, list entries) a loop runs on more than one thread:
+/// kMinParallelItems, or the tests' override. [Units: items]
+inline long long minParallelItems() {
+    const long long o = minParallelOverride().load(std::memory_order_relaxed);
+    return o > 0 ? o : kMinParallelItems;
+}
+
 /// Fewest cells a loop runs on more than one thread: kMinParallelCellsPassive
 /// when the threads sleep between loops, else kMinParallelItems (read once,
-/// at the first loop). [Units: cells]
+/// at the first loop), or the tests' override. [Units: cells]
 inline long long minParallelCells() {
     static const long long n = ompWaitPolicyPassive() ? kMinParallelCellsPassive : kMinParallelItems;
-    return n;
+    const long long o = minParallelOverride().load(std::memory_order_relaxed);
+    return o > 0 ? o : n;
 }
 
 /// A box of cells [i0, i1) x [j0, j1) (the active box of a step).
@@ -146,7 +164,8 @@ void forEachIndex(const Exec& ex, int n, const F& f) {
 #endif
     }
     const int threads = cpuThreads(ex);
-#pragma omp parallel for num_threads(threads) schedule(static) if (n >= kMinParallelItems)
+    const bool many = n >= minParallelItems();
+#pragma omp parallel for num_threads(threads) schedule(static) if (many)
     for (int k = 0; k < n; ++k) f(k);
 }
 

@@ -2,7 +2,7 @@
 /// @file omp_threads.hpp
 /// Thrust's OpenMP system (thrust::omp::par) uses OpenMP's default thread
 /// count; this scope sets it to the Exec's CPU threads (one below
-/// kMinParallelItems items, launch.hpp) and restores it.
+/// minParallelItems() items, launch.hpp) and restores it.
 
 #include <omp.h>
 
@@ -12,11 +12,11 @@
 namespace ccrowd {
 
 /// Sets omp_set_num_threads(cpuThreads(ex)) for the scope's lifetime, or 1
-/// when the work has fewer than kMinParallelItems @p items.
+/// when the work has fewer than minParallelItems() @p items.
 class OmpThreads {
 public:
     OmpThreads(const Exec& ex, long long items) : before_(omp_get_max_threads()) {
-        omp_set_num_threads(items >= kMinParallelItems ? cpuThreads(ex) : 1);
+        omp_set_num_threads(items >= minParallelItems() ? cpuThreads(ex) : 1);
     }
     ~OmpThreads() { omp_set_num_threads(before_); }
     OmpThreads(const OmpThreads&) = delete;

@@ -49,7 +49,7 @@ void radixSortCpu(const Exec& ex, int* key, int* order, int n, int keyCount) {
     thread_local std::vector<int> keyTmp, orderTmp, counts;
     if (keyTmp.size() < static_cast<std::size_t>(n)) { keyTmp.resize(n); orderTmp.resize(n); }
     const int passes = (keyBits(keyCount) + kDigitBits - 1) / kDigitBits;
-    const int threads = n >= kMinParallelItems ? cpuThreads(ex) : 1;
+    const int threads = n >= minParallelItems() ? cpuThreads(ex) : 1;
     if (counts.size() < static_cast<std::size_t>(threads) * kBuckets) counts.resize(static_cast<std::size_t>(threads) * kBuckets);
     int* const cnt = counts.data();  // the calling thread's: the team reads it through this pointer
     int *ks = key, *os = order, *kd = keyTmp.data(), *od = orderTmp.data();

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
@@ -172,6 +173,7 @@ TEST(ActiveRegion, EscapeGroupsRunForItsBorderAwayFromTheIncident) {
 }
 
 TEST(ActiveRegion, SameResultsForOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     Simulation a = make(district(), 1), b = make(district(), 2);
     expectSameRun(a, b, 150);
     EXPECT_EQ(a.exits().size(), b.exits().size());

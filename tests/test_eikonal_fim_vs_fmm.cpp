@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "eikonal_test_util.hpp"
 
 namespace ccrowd::test {
@@ -284,6 +285,7 @@ INSTANTIATE_TEST_SUITE_P(PerBackend, FimBackend, ::testing::ValuesIn(testExecs()
 /// Tiles of one colour share no halo, so the CPU result and the work done do
 /// not depend on the thread count.
 TEST(FimCpu, OneAndTwoThreadsBitwiseIdentical) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     std::vector<Scene> scenes;
     scenes.push_back(randomAnisotropic(200, 50, 0.1f, 91, 3));
     scenes.push_back(randomIsotropic(130, 130, 0.1f, 92, 4));

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
@@ -206,6 +207,7 @@ TEST(EventMotions, NobodyIsBornUnderAClosedBarrier) {
 }
 
 TEST(EventMotions, SameResultsOnOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     const std::string json = hall(R"("events": [{"time": 0.5, "action": "move", "target": "cart", "path": [[12, 5]], "speed": 1.5},
         {"time": 0, "action": "set_discomfort", "target": "fire", "value": 2},
         {"time": 1, "action": "grow_discomfort", "target": "fire", "speed": 0.3},

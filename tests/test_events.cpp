@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
@@ -121,6 +122,7 @@ TEST(Events, DiscomfortSwitchedOnTurnsTheCrowdAway) {
 }
 
 TEST(Events, SameResultsOnOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     const std::string json = twoDoorRoom(R"("events": [{"time": 3, "action": "close", "target": "east_door"},
         {"time": 1, "action": "set_discomfort", "target": "smoke", "value": 5}, {"time": 9, "action": "open", "target": "east_door"}])",
                                          80);

@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
@@ -139,6 +140,7 @@ TEST_P(FimEarlyStopOn, NeededCellsAndEverythingBelowThemHoldTheCompleteSolveBitw
 }
 
 TEST(FimEarlyStop, OneAndTwoThreadsDoTheSameWork) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     const Scene s = obstacles(200, 130, 0.25f, 21, 20, 2);
     const Field<std::uint32_t> mask = patch(s.nx(), s.ny(), 10, 10, 60, 50, 1u);
     EikonalOptions opt;

@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
@@ -176,6 +177,7 @@ TEST_P(IncidentRun, EscapersRunOutwardAroundTheHarmAndLeaveByTheBorder) {
 INSTANTIATE_TEST_SUITE_P(PerBackend, IncidentRun, ::testing::ValuesIn(testExecs()), ExecParamName());
 
 TEST(Incidents, SameResultsForOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     const EscapeRun a = runEscape(Exec{Backend::Cpu, 1}), b = runEscape(Exec{Backend::Cpu, 2});
     ASSERT_EQ(a.exits.size(), b.exits.size());
     for (std::size_t k = 0; k < a.exits.size(); ++k) {

@@ -23,6 +23,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "mask_walls.hpp"
 #include "room_exit_flow.hpp"
@@ -252,6 +253,7 @@ TEST_P(OrcaStage, BodiesNeverEnterWallsNorEachOther) {
 }
 
 TEST(OrcaStageThreads, OneAndTwoThreadsGiveIdenticalResults) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     std::vector<TestCrowd> out;
     for (int threads : {1, 2}) {
         OrcaWorld w(40, 40, 0.25f);
@@ -295,6 +297,7 @@ Scene roomExit2m() {
 }
 
 TEST_P(OrcaRoomExit, EmptiesWithoutOverlapIdenticallyForOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     // 200 persons at 2.5 /m^2 leave through a 2 m door
     const Scene scene = roomExit2m();
     const Exec ex = GetParam();

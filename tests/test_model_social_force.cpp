@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "mask_walls.hpp"
 #include "ccrowd/config.hpp"
@@ -224,6 +225,7 @@ TEST_P(SocialForceStage, CrushedPersonsBecomeObstaclesOnlyAboveTheInjuryThreshol
 }
 
 TEST(SocialForceStageThreads, OneAndTwoThreadsGiveIdenticalResults) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     std::vector<TestCrowd> out;
     for (int threads : {1, 2}) {
         SfWorld w(40, 40, 0.25f);

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "mask_walls.hpp"
 #include "room_exit_flow.hpp"
@@ -110,6 +111,7 @@ TEST_P(ZonesStage, CoincidentPairPushesApartAtFreeOrPreferredSpeedWhicheverIsLow
 }
 
 TEST(ZonesStageThreads, OneAndTwoThreadsGiveIdenticalResults) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     std::vector<TestCrowd> out;
     for (int threads : {1, 2}) {
         TestCrowd c;

@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
@@ -165,6 +166,7 @@ TEST_P(RouteChoiceOn, WalkersRoamTheStreetsAndAreCounted) {
 INSTANTIATE_TEST_SUITE_P(PerBackend, RouteChoiceOn, ::testing::ValuesIn(oneExecPerBackend(0)), ExecParamName());
 
 TEST(RouteChoice, SameCountsAndPositionsForOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     Simulation a = make(plus(kWalkers), 1), b = make(plus(kWalkers), 2);
     expectSameRun(a, b, 300);
     EXPECT_EQ(a.traffic().road_count, b.traffic().road_count);

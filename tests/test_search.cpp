@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
@@ -195,6 +196,7 @@ TEST(Search, SmokeRoomEveryoneFindsTheExitUnderEveryModel) {
 }
 
 TEST(Search, SameResultsForOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     const std::string s = hall(R"(, "visibility": 2, "panic": 0.5)", "social_force", 60, kWide);
     Simulation a = make(s, 1), b = make(s, 2);
     expectSameRun(a, b, 200);

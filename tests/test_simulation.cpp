@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "kernels/uic_grid.hpp"
 #include "ccrowd/config.hpp"
@@ -244,6 +245,7 @@ TEST(SceneWithEightGroups, HasEightGroupsWithDifferentGoalsThatCross) {
 
 /// Same scene, same seed: bitwise-identical agents for 1 and 2 CPU threads.
 TEST(Determinism, SameResultForOneAndTwoThreads) {
+    const test::AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     const Scene scene = loadScene(scenePath("seed003_two_groups"));
     Simulation one(scene, Exec{Backend::Cpu, 1}), two(scene, Exec{Backend::Cpu, 2});
     for (int k = 0; k < 200; ++k) {

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
@@ -140,6 +141,7 @@ TEST(SocialUnits, EveryOperationalModelKeepsTheGate) {
 }
 
 TEST(SocialUnits, SameResultsForOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     Simulation a = make(plaza(kFamilies), 1), b = make(plaza(kFamilies), 2);
     expectSameRun(a, b, 200);
     EXPECT_EQ(a.groupStats()[0].mean_spread, b.groupStats()[0].mean_spread);

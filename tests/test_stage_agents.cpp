@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "test_crowd.hpp"
 #include "kernels/agents.hpp"
@@ -331,6 +332,7 @@ TEST(AgentsStage, SlideAlongWallsTurnsAVelocityIntoAWallAlongItAtTheSameSpeed) {
 }
 
 TEST(AgentsStage, BitwiseIdenticalForOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     std::mt19937 rng(11);
     World w = wallWorld(rng);
     std::uniform_real_distribution<float> up(0.f, 2.f);

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "kernels/pressure.hpp"
 #include "kernels/stages.hpp"
@@ -332,6 +333,7 @@ TEST_P(PressureStage, PassingOverIdleCellsGivesTheSweepOfEveryCell) {
 INSTANTIATE_TEST_SUITE_P(PerBackend, PressureStage, ::testing::ValuesIn(testExecs()), ExecParamName());
 
 TEST(PressureStage, BitwiseIdenticalForOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     Problem base = convergingBlob(37, 0.5f, 5.3f, 5.f, 1.3f);
     for (int j = 3; j < 30; ++j) base.blocked(20, j) = 1;  // a wall through the blob
     PressureParams prm = hardParams();

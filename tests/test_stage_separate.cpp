@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "mask_walls.hpp"
 #include "test_crowd.hpp"
@@ -209,6 +210,7 @@ TEST_P(SeparateStage, VelocityBecomesTheVelocityWalked) {
 INSTANTIATE_TEST_SUITE_P(PerBackend, SeparateStage, ::testing::ValuesIn(testExecs()), ExecParamName());
 
 TEST(SeparateStage, BitwiseIdenticalForOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     World w(80, 60, 0.25f);
     for (int j = 0; j < 60; ++j) { w.blocked(40, j) = j != 30 && j != 31; }  // a wall with a door
     const int n = 3000;

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "test_crowd.hpp"
 #include "ccrowd/field.hpp"
@@ -281,6 +282,7 @@ TEST_P(SplatStage, OneCellWideGridKeepsMass) {
 }
 
 TEST(SplatStage, BitwiseIdenticalForOneAndTwoThreads) {
+    const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     const GridInfo g = makeGrid(64, 48, 0.25f, 0.3f, -0.7f);
     int inside = 0;
     Crowd c1 = randomCrowd(g, 20000, 11u, &inside), c2 = c1;

@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "ccrowd/simulation.hpp"
 #include "kernels/pressure.hpp"
@@ -435,6 +436,7 @@ TEST_P(PerceivedDensity, ZeroRadiusIsTheCellAndOnlyTheGrownBoxIsWritten) {
 INSTANTIATE_TEST_SUITE_P(PerBackend, PerceivedDensity, ::testing::ValuesIn(test::testExecs()), test::ExecParamName());
 
 TEST(PerceivedDensity, BitwiseIdenticalForOneAndTwoThreads) {
+    const test::AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     PerceiveCase one(41, 37, 0.2f), two(41, 37, 0.2f);
     for (int j = 0; j < 37; ++j)
         for (int i = 0; i < 41; ++i) {
