@@ -297,9 +297,11 @@ TEST(FimCpu, OneAndTwoThreadsBitwiseIdentical) {
         EXPECT_EQ(a.stats.iterations, b.stats.iterations);
         EXPECT_EQ(a.stats.updates, b.stats.updates);
         EXPECT_EQ(a.stats.tile_activations, b.stats.tile_activations);
-        // and repeated runs too
-        const Solution c = runFim(Exec{Backend::Cpu, 2}, s);
+        // and repeated runs too, and 3 threads (uneven splits)
+        const Solution c = runFim(Exec{Backend::Cpu, 2}, s), d = runFim(Exec{Backend::Cpu, 3}, s);
         EXPECT_TRUE(fieldsIdentical(b.phi, c.phi));
+        EXPECT_TRUE(fieldsIdentical(a.phi, d.phi)) << s.nx() << "x" << s.ny() << ", 3 threads";
+        EXPECT_EQ(a.stats.updates, d.stats.updates);
     }
 }
 

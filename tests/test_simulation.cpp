@@ -243,25 +243,29 @@ TEST(SceneWithEightGroups, HasEightGroupsWithDifferentGoalsThatCross) {
     EXPECT_EQ(std::unique(finals.begin(), finals.end()) - finals.begin(), static_cast<long>(s.groups.size()));
 }
 
-/// Same scene, same seed: bitwise-identical agents for 1 and 2 CPU threads.
+/// Same scene, same seed: bitwise-identical agents for 1 and 2 CPU threads,
+/// and for 3 (uneven static splits of every loop).
 TEST(Determinism, SameResultForOneAndTwoThreads) {
     const test::AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     const Scene scene = loadScene(scenePath("seed003_two_groups"));
-    Simulation one(scene, Exec{Backend::Cpu, 1}), two(scene, Exec{Backend::Cpu, 2});
-    for (int k = 0; k < 200; ++k) {
-        one.step();
-        two.step();
-    }
-    const AgentSnapshot a = one.agents(), b = two.agents();
-    ASSERT_EQ(a.size(), b.size());
+    Simulation one(scene, Exec{Backend::Cpu, 1});
+    for (int k = 0; k < 200; ++k) one.step();
+    const AgentSnapshot a = one.agents();
     ASSERT_GT(a.size(), 0);
-    for (int k = 0; k < a.size(); ++k) {
-        ASSERT_EQ(a.id[k], b.id[k]);
-        ASSERT_EQ(a.x[k], b.x[k]) << "agent " << a.id[k];
-        ASSERT_EQ(a.y[k], b.y[k]) << "agent " << a.id[k];
-        ASSERT_EQ(a.vx[k], b.vx[k]) << "agent " << a.id[k];
+    for (const int threads : {2, 3}) {
+        Simulation other(scene, Exec{Backend::Cpu, threads});
+        for (int k = 0; k < 200; ++k) other.step();
+        const AgentSnapshot b = other.agents();
+        ASSERT_EQ(a.size(), b.size()) << threads << " threads";
+        for (int k = 0; k < a.size(); ++k) {
+            ASSERT_EQ(a.id[k], b.id[k]) << threads << " threads";
+            ASSERT_EQ(a.x[k], b.x[k]) << "agent " << a.id[k] << ", " << threads << " threads";
+            ASSERT_EQ(a.y[k], b.y[k]) << "agent " << a.id[k] << ", " << threads << " threads";
+            ASSERT_EQ(a.vx[k], b.vx[k]) << "agent " << a.id[k] << ", " << threads << " threads";
+        }
+        for (std::size_t c = 0; c < one.density().size(); ++c)
+            ASSERT_EQ(one.density().host()[c], other.density().host()[c]) << threads << " threads";
     }
-    for (std::size_t c = 0; c < one.density().size(); ++c) ASSERT_EQ(one.density().host()[c], two.density().host()[c]);
 }
 
 /// Per-backend: a short run gives agents that moved toward their goal.
