@@ -345,6 +345,9 @@ TEST_F(SceneErrors, RegionsOutsideTheDomain) {
                 "/groups/0/spawn/0", "outside the domain");
     expectError("source_outside", with("/sources/0/region/rect/min", json::array({-1, 2})), "/sources/0/region",
                 "outside the domain");
+    // the numbers as the scene gave them (floats), not their doubles (12.300000190734863)
+    expectError("spawn_outside_decimal", with("/groups/0/spawn/0/rect/max", json::array({12.3, 5})), "/groups/0/spawn/0",
+                "vertex 1 at [12.3, 0.5]");
 }
 
 TEST_F(SceneErrors, NestingAndFloorPlans) {

@@ -36,10 +36,11 @@ void insideDomain(const Scene& s, const Polygon& p, const std::string& path, con
     for (std::size_t v = 0; v < p.size(); ++v) {
         const double x = p[v].x, y = p[v].y;
         if (x < x0 - tol || x > x1 + tol || y < y0 - tol || y > y1 + tol) {
+            // the scene's numbers are floats: printed as floats (0.1, not 0.10000000149011612)
+            const auto f = [](double d) { return formatNumber(static_cast<float>(d)); };
             failAt(s.label, path, "", std::string(what) + " outside the domain: vertex " + std::to_string(v) +
-                                          " at [" + formatNumber(x) + ", " + formatNumber(y) + "]",
-                   "points within the domain [" + formatNumber(x0) + ", " + formatNumber(x1) + "] x [" +
-                       formatNumber(y0) + ", " + formatNumber(y1) + "] m");
+                                          " at [" + f(x) + ", " + f(y) + "]",
+                   "points within the domain [" + f(x0) + ", " + f(x1) + "] x [" + f(y0) + ", " + f(y1) + "] m");
         }
     }
 }
