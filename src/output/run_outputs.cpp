@@ -19,6 +19,7 @@
 #include "measure/line_counter.hpp"
 #include "measure/traffic_meter.hpp"
 #include "plot/traffic_map.hpp"
+#include "io/number_text.hpp"
 
 namespace ccrowd::output {
 
@@ -120,11 +121,11 @@ struct RunOutputs::Writers {
 
 RunOutputs::RunOutputs(OutputOptions options, const Simulation& sim) : opt_(std::move(options)), w_(std::make_unique<Writers>()) {
     if (!(opt_.snapshot_every >= 0.0) || !std::isfinite(opt_.snapshot_every))
-        throw InputError(fieldMessage("--snapshot-every", std::to_string(opt_.snapshot_every), "out of range", ">= 0 s, finite (0 = none)"));
+        throw InputError(fieldMessage("--snapshot-every", io::shortestText(opt_.snapshot_every), "out of range", ">= 0 s, finite (0 = none)"));
     if (opt_.trajectory_every < 0)
         throw InputError(fieldMessage("--trajectory-every", std::to_string(opt_.trajectory_every), "out of range", ">= 0 steps (0 = none)"));
     if (!(opt_.measure_interval > 0.0) || !std::isfinite(opt_.measure_interval))
-        throw InputError(fieldMessage("--measure-every", std::to_string(opt_.measure_interval), "out of range", "> 0 s, finite"));
+        throw InputError(fieldMessage("--measure-every", io::shortestText(opt_.measure_interval), "out of range", "> 0 s, finite"));
     const Stopwatch sw(seconds_);
     const std::string dir = opt_.dir + "/";
     // open every writer before the first step: a bad path stops the run before it starts

@@ -20,6 +20,7 @@
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
 #include "output/run.hpp"
+#include "io/number_text.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -57,10 +58,10 @@ output::RunSetup setupOf(const std::string& out, bool force, double snapshotEver
     if ((snapshotEvery > 0 || trajectoryEvery > 0) && out.empty())
         throw InputError(fieldMessage("snapshot_every/trajectory_every", "set", "needs an output directory", "out=DIR"));
     if (!(snapshotEvery >= 0 && snapshotEvery <= 1e9))
-        throw InputError(fieldMessage("snapshot_every", std::to_string(snapshotEvery), "out of range", "0 .. 1e9 s"));
+        throw InputError(fieldMessage("snapshot_every", io::shortestText(snapshotEvery), "out of range", "0 .. 1e9 s"));
     if (trajectoryEvery < 0) throw InputError(fieldMessage("trajectory_every", std::to_string(trajectoryEvery), "out of range", ">= 0 steps"));
     if (!(measureEvery >= 1e-6 && measureEvery <= 1e9))
-        throw InputError(fieldMessage("measure_every", std::to_string(measureEvery), "out of range", "1e-6 .. 1e9 s"));
+        throw InputError(fieldMessage("measure_every", io::shortestText(measureEvery), "out of range", "1e-6 .. 1e9 s"));
     output::RunSetup s;
     s.outputs = output::outputOptions(out, snapshotEvery, snapshotFormat, fields, trajectoryEvery, trajectoryFormat, measureEvery);
     s.force = force;
@@ -110,7 +111,7 @@ public:
     void run(double until, nb::object progress) {
         // a time to run to (inf: to the end); one already passed runs nothing
         if (std::isnan(until) || until < 0)
-            throw InputError(fieldMessage("run(until)", std::to_string(until), "not a simulated time", ">= 0 s, or None for the whole run"));
+            throw InputError(fieldMessage("run(until)", io::shortestText(until), "not a simulated time", ">= 0 s, or None for the whole run"));
         while (!sim().finished() && sim().time() < until - 1e-9) {
             bool ok;
             {
