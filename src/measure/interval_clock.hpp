@@ -56,7 +56,8 @@ public:
     /// the meter after finish(), or when @p time is before the last one or not finite.
     void check(double time) {
         if (finished_) throw Error(meter_ + ": observe() after finish()");
-        if (!std::isfinite(time) || time < last_)
+        if (!std::isfinite(time)) throw Error(meter_ + ": observation time " + messageNumber(time) + " is not a finite time");
+        if (time < last_)
             throw Error(meter_ + ": observation time " + messageNumber(time) + " s is before the previous one (" + messageNumber(last_) + " s)");
         last_ = time;
     }
@@ -80,7 +81,8 @@ public:
     template <class Close>
     int finish(double time, Close&& close) {
         if (finished_) return 0;
-        if (!std::isfinite(time) || time < last_)
+        if (!std::isfinite(time)) throw Error(meter_ + ": finish time " + messageNumber(time) + " is not a finite time");
+        if (time < last_)
             throw Error(meter_ + ": finish time " + messageNumber(time) + " s is before the last observation (" + messageNumber(last_) + " s)");
         finished_ = true;
         int n = advance(time, close);
