@@ -101,8 +101,7 @@ def issue10(rows):
     if not cells:
         return lines + ["", "No fim-cuda rows: not measured."]
     for case, size in cells:
-        gpu = by[(case, size, "fim-cuda", 1)] if (case, size, "fim-cuda", 1) in by else \
-            [r for k, rs in by.items() if k[:3] == (case, size, "fim-cuda") for r in rs]
+        gpu = [r for k, rs in by.items() if k[:3] == (case, size, "fim-cuda") for r in rs]
         g_ms = median([num(r, "ms_median") for r in gpu if num(r, "ms_median") is not None])
         g_upc = median([num(r, "updates_per_cell") for r in gpu if num(r, "updates_per_cell") is not None])
         diff = max([num(r, "max_abs_diff_vs_fmm") or 0.0 for r in gpu], default=None)

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <utility>
 
 #include "ccrowd/error.hpp"
+#include "io/number_text.hpp"
 #include "scene/polygon.hpp"
 
 namespace ccrowd::measure {
@@ -26,7 +26,7 @@ AreaMeter::AreaMeter(std::vector<AreaSpec> areas, double interval)
             "density_max [persons/m^2]", "speed_mean [m/s]"}) {
     // Interval and areas: names, finite vertices, non-zero size.
     if (!std::isfinite(interval) || interval <= 0)
-        throw InputError(fieldMessage("measurement interval", messageNumber(interval), "not a positive duration", "finite, > 0 s"));
+        throw InputError(fieldMessage("measurement interval", io::shortestText(interval), "not a positive duration", "finite, > 0 s"));
     for (std::size_t a = 0; a < areas_.size(); ++a) {
         const AreaSpec& s = areas_[a];
         const std::string field = "measurement area " + std::to_string(a) + " '" + s.name + "'";
@@ -81,7 +81,7 @@ int AreaMeter::observe(double time, int n, const float* x, const float* y, const
     if (n > 0 && (!x || !y || !vx || !vy)) throw Error("area meter: null agent array");
     for (int k = 0; k < n; ++k) {
         if (!std::isfinite(x[k]) || !std::isfinite(y[k]) || !std::isfinite(vx[k]) || !std::isfinite(vy[k]))
-            throw Error("area meter: agent " + std::to_string(k) + " has a non-finite position or velocity at t = " + messageNumber(time) + " s");
+            throw Error("area meter: agent " + std::to_string(k) + " has a non-finite position or velocity at t = " + io::shortestText(time) + " s");
     }
     const std::size_t before = rows_.size();
     slices_.advance(time, [this](double t0, double t1) { closeInterval(t0, t1); });

@@ -48,10 +48,4 @@ std::string csvNumber(double v) {
     return buf;
 }
 
-std::string messageNumber(double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 }  // namespace ccrowd::measure

@@ -34,7 +34,4 @@ private:
 /// Number as CSV text: 9 significant digits, "" for NaN (a missing value).
 std::string csvNumber(double v);
 
-/// Number as message text (errors): 6 significant digits, "nan" and "inf" as such.
-std::string messageNumber(double v);
-
 }  // namespace ccrowd::measure

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "ccrowd/error.hpp"
-#include "csv_text.hpp"
+#include "io/number_text.hpp"
 
 namespace ccrowd::measure {
 
@@ -56,9 +56,9 @@ public:
     /// the meter after finish(), or when @p time is before the last one or not finite.
     void check(double time) {
         if (finished_) throw Error(meter_ + ": observe() after finish()");
-        if (!std::isfinite(time)) throw Error(meter_ + ": observation time " + messageNumber(time) + " is not a finite time");
+        if (!std::isfinite(time)) throw Error(meter_ + ": observation time " + io::shortestText(time) + " is not a finite time");
         if (time < last_)
-            throw Error(meter_ + ": observation time " + messageNumber(time) + " s is before the previous one (" + messageNumber(last_) + " s)");
+            throw Error(meter_ + ": observation time " + io::shortestText(time) + " s is before the previous one (" + io::shortestText(last_) + " s)");
         last_ = time;
     }
     /// Starts the walk at the slice holding @p time, unless it has started. [Units: s]
@@ -81,9 +81,9 @@ public:
     template <class Close>
     int finish(double time, Close&& close) {
         if (finished_) return 0;
-        if (!std::isfinite(time)) throw Error(meter_ + ": finish time " + messageNumber(time) + " is not a finite time");
+        if (!std::isfinite(time)) throw Error(meter_ + ": finish time " + io::shortestText(time) + " is not a finite time");
         if (time < last_)
-            throw Error(meter_ + ": finish time " + messageNumber(time) + " s is before the last observation (" + messageNumber(last_) + " s)");
+            throw Error(meter_ + ": finish time " + io::shortestText(time) + " s is before the last observation (" + io::shortestText(last_) + " s)");
         finished_ = true;
         int n = advance(time, close);
         if (!open()) return n;

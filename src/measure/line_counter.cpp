@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <utility>
 
 #include "ccrowd/error.hpp"
+#include "io/number_text.hpp"
 #include "scene/polygon.hpp"
 
 namespace ccrowd::measure {
@@ -31,7 +31,7 @@ LineCounter::LineCounter(std::vector<LineSpec> lines, std::vector<std::string> g
             "flow [persons/s]", "specific_flow [persons/(m s)]"}) {
     // Interval and lines: names, finite end points, non-zero length.
     if (!std::isfinite(interval) || interval <= 0)
-        throw InputError(fieldMessage("measurement interval", messageNumber(interval), "not a positive duration", "finite, > 0 s"));
+        throw InputError(fieldMessage("measurement interval", io::shortestText(interval), "not a positive duration", "finite, > 0 s"));
     for (std::size_t l = 0; l < lines_.size(); ++l) {
         const LineSpec& s = lines_[l];
         const std::string field = "measurement line " + std::to_string(l) + " '" + s.name + "'";
@@ -124,7 +124,7 @@ int LineCounter::observe(double time, int n, const int* id, const int* group, co
     for (int k = 0; k < n; ++k) {
         // Agent state: the entry of its id; one missing from the previous observation starts afresh.
         if (!std::isfinite(x[k]) || !std::isfinite(y[k]))
-            throw Error("line counter: agent id " + std::to_string(id[k]) + " has a non-finite position at t = " + messageNumber(time) + " s");
+            throw Error("line counter: agent id " + std::to_string(id[k]) + " has a non-finite position at t = " + io::shortestText(time) + " s");
         const int g = hasGroups ? group[k] : -1;
         if (hasGroups && (g < 0 || g >= static_cast<int>(groups_.size())))
             throw Error("line counter: agent id " + std::to_string(id[k]) + " has group " + std::to_string(g) +
@@ -135,7 +135,7 @@ int LineCounter::observe(double time, int n, const int* id, const int* group, co
             __builtin_prefetch(&dense_[static_cast<std::size_t>(id[k + kAhead])]);
         IdEntry& e = entryOf(id[k]);
         if (e.stamp == stamp_)
-            throw Error("line counter: agent id " + std::to_string(id[k]) + " appears twice at t = " + messageNumber(time) + " s");
+            throw Error("line counter: agent id " + std::to_string(id[k]) + " appears twice at t = " + io::shortestText(time) + " s");
         const bool restart = e.stamp == 0 || e.stamp + 1 != stamp_;
         const std::size_t s = restart ? 0 : static_cast<std::size_t>(e.slot);
         e = IdEntry{k, stamp_};
