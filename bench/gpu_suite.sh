@@ -22,13 +22,16 @@
 #              libsqlite3 and libgomp in .pycuda/lib) and, for the study, dask wheels in .whl/
 #   all-tests  the whole test binary (tests.log): CLI tests now find a GPU for --backend auto
 #   validate   ccrowd validate --backend cuda (validate.log, validate_report.md)
-#   profile    Nsight Compute on the FIM solve kernel, obstacles 1024^2 (profile.txt)
+#   profile    Nsight Compute on the FIM solve kernel, obstacles 1024^2, stall reasons per SASS location
+#              (profile.txt), and the kernel's SASS with its stall samples per instruction (profile_sass.txt)
 #   tune       bench eikonal, obstacles, 1024^2 and 2048^2, for value-ordering bands 0/4/16/64 tiles and 2/8 sweeps
 #              (tune.csv): the FIM's phases against its work on this GPU
 #   step-sweeps bench step on CUDA, 1M agents / 1024^2 / 4 groups and the default scene, with sweep
 #              budgets 8/6/4, alternating twice (step_sweeps.csv): in these steps 6 sweeps cut the critical
 #              sweeps by a quarter at the same phases (counted on the CPU with band 16), which pays when a
 #              sweep costs more than a phase's share of its slowest tile; the time decides the GPU's default
+#   step-band  bench step on CUDA, 1M agents / 1024^2 / 4 groups, bands 8/16/32/64 tiles (8 sweeps) and sweep
+#              budgets 6/12 (band 16), alternating twice (step_band.csv): issue 11's step against the defaults
 #   band       bench eikonal, all cases, 1024^2 and 4096^2, CUDA's default band (16 tiles) against the CPU's (4),
 #              alternating twice (band.csv): the GPU's default, chosen by the CPU's critical sweeps; its time
 #              against the phases and critical_sweeps columns (the same on both backends for one band)
@@ -109,10 +112,16 @@ for s in "${sections[@]}"; do
         tee "$out/validate.log" | tail -25
       cp /tmp/validation/report.md "$out/validate_report.md" 2>/dev/null ;;
     profile)
-      timeout "$(left 120)" ncu --kernel-name regex:solveKernel --launch-count 1 --section SpeedOfLight \
-        --section LaunchStats --section Occupancy --section WarpStateStats --section SchedulerStats \
-        --section MemoryWorkloadAnalysis "$X" bench eikonal --sizes 1024 --case obstacles --backend cuda --no-skfmm \
-        --repeat 1 --warmup 0 --max-seconds 1 2>&1 | tee "$out/profile.txt" | tail -60 ;;
+      # the clocks as found (--clock-control none: never lock them); the stall reasons per SASS
+      # location (SourceCounters) and the kernel's SASS beside them (profile_sass.txt)
+      timeout "$(left 120)" ncu --clock-control none --kernel-name regex:solveKernel --launch-count 1 \
+        --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
+        --section SchedulerStats --section SourceCounters "$X" bench eikonal --sizes 1024 --case obstacles \
+        --backend cuda --no-skfmm --repeat 1 --warmup 0 --max-seconds 1 2>&1 | tee "$out/profile.txt" | tail -80
+      timeout "$(left 90)" ncu --clock-control none --kernel-name regex:solveKernel --launch-count 1 \
+        --section SourceCounters --page source --print-source sass "$X" bench eikonal --sizes 1024 \
+        --case obstacles --backend cuda --no-skfmm --repeat 1 --warmup 0 --max-seconds 1 > "$out/profile_sass.txt" 2>&1
+      wc -l "$out/profile_sass.txt" ;;
     tune)
       for band in 0 4 16 64; do
         for sw in 2 8; do
@@ -128,6 +137,16 @@ for s in "${sections[@]}"; do
             --warmup 3 --sweeps $sw --format csv 2>&1 | sed "s/^/rep=$rep,sweeps=$sw,/" | tee -a "$out/step_sweeps.csv"
           timeout "$(left 40)" "$X" bench step --backend cuda --scene scenes/default.json --steps 20 --warmup 5 \
             --sweeps $sw --format csv 2>&1 | sed "s/^/rep=$rep,sweeps=$sw,/" | tee -a "$out/step_sweeps.csv"
+        done
+      done ;;
+    step-band)
+      # whole 1M-agent steps on CUDA for value-ordering bands 8/16/32/64 and sweep budgets 6/8/12 at
+      # band 16, alternating twice (step_band.csv): the GPU's defaults against the step's time
+      for rep in 1 2; do
+        for bs in 8,8 16,8 32,8 64,8 16,6 16,12; do
+          timeout "$(left 30)" "$X" bench step --backend cuda --agents 1000000 --cells 1024 --groups 4 --steps 10 \
+            --warmup 3 --band-tiles ${bs%,*} --sweeps ${bs#*,} --format csv 2>&1 | grep -v '^bench' |
+            sed "s/^/rep=$rep,band=${bs%,*},sweeps=${bs#*,},/" | tee -a "$out/step_band.csv"
         done
       done ;;
     band)

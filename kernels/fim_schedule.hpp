@@ -84,6 +84,19 @@ constexpr float kFimBandTilesCpu = 4.f;
 /// and the CPU counts 7-17% fewer critical sweeps on the obstacles case,
 /// 48% fewer on uniform 4096^2, 16% fewer in a 1M-agent step.
 constexpr float kFimBandTilesGpu = 16.f;
+/// Default sweep budget per tile activation (EikonalOptions::inner_iterations)
+/// of the CPU driver: the least work. With 6 instead of 8 a 100k-agent step
+/// on 2 threads did 3% more updates per cell and its potential took 4% longer
+/// (bench/results/gpu_h200_2026-11-30.md).
+constexpr int kFimSweepsCpu = 8;
+/// Default sweep budget of the CUDA driver: in a crowd's step the slowest
+/// tile of nearly every phase spends the whole budget, and the phase waits
+/// for it. On an H200 a 1M-agent step's potential (1024^2, 4 groups) took
+/// 11.75 ms with 6 sweeps against 12.99 with 8 (-10%; 12 sweeps 13.6), its
+/// critical sweeps 284 against 370 at the same phases; on `bench eikonal`'s
+/// cases the CPU counts 0-5% fewer critical sweeps with 6
+/// (bench/results/gpu_h200_2026-11-30.md).
+constexpr int kFimSweepsGpu = 6;
 /// Row pitch of a tile with its one-cell halo, corners included (GPU shared memory). [Units: cells]
 constexpr int kFimHaloPitch = kFimTile + 2;
 

@@ -488,7 +488,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     v.runs = w.runs.data();
     v.phaseSweeps = w.phaseSweeps;
     v.criticalSweeps = &w.criticalSweeps;
-    v.sweeps = std::max(1, opt.inner_iterations);
+    v.sweeps = std::max(1, opt.inner_iterations.value_or(kFimSweepsCpu));
     const Exec cpu{Backend::Cpu, threads};
     const CellRange paddedCells{0, 0, g.pitch, (g.ny + 2) * fields};
     const int nsrc = static_cast<int>(w.sources.size());

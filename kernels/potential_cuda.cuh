@@ -674,7 +674,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     v.runs = ws.runs.as<uint32_t>();
     v.phaseSweeps = reinterpret_cast<uint32_t*>(report + ReportLayout::kPhaseSweeps);
     v.criticalSweeps = reinterpret_cast<unsigned long long*>(report + lay.critical);
-    v.sweeps = std::max(1, opt.inner_iterations);
+    v.sweeps = std::max(1, opt.inner_iterations.value_or(kFimSweepsGpu));
 
     // set-up kernels (the shared functors), counters zeroed, band from the lowest cost
     const Exec gpu{Backend::Cuda, 0};

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -455,9 +456,10 @@ TEST_P(FimSchedule, CriticalSweepsAddEachPhasesLongestTile) {
     EikonalProblem b = t.problem();
     b.blocked = &s.blocked;  // one blocked field for a solve
     const Solution alone[2] = {runFim(GetParam(), a), runFim(GetParam(), b)};
+    const long long budget = GetParam().backend == Backend::Cuda ? kFimSweepsGpu : kFimSweepsCpu;  // the default
     for (const Solution& x : alone) {
         EXPECT_GT(x.stats.critical_sweeps, x.stats.iterations) << "some tile took more than one sweep";
-        EXPECT_LE(x.stats.critical_sweeps, static_cast<long long>(EikonalOptions{}.inner_iterations) * x.stats.iterations);
+        EXPECT_LE(x.stats.critical_sweeps, budget * x.stats.iterations);
     }
     FimSolver many(GetParam());
     std::vector<Field<float>> out(2);
@@ -486,6 +488,24 @@ TEST_P(FimSchedule, DefaultBandIsTheBackends) {
     EXPECT_EQ(byDefault.stats.updates, given.stats.updates);
     EXPECT_EQ(byDefault.stats.critical_sweeps, given.stats.critical_sweeps);
     EXPECT_NE(byDefault.stats.updates, not_.stats.updates);
+}
+
+/// Without a sweep budget in the options each backend takes its own
+/// default (kFimSweepsCpu, kFimSweepsGpu): the same solve as with that
+/// budget given, and on the obstacles case not the critical path of the
+/// other budget.
+TEST_P(FimSchedule, DefaultSweepsAreTheBackends) {
+    const bench::EikonalGrid grid = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 512);
+    const EikonalProblem p = grid.problem();
+    const bool gpu = GetParam().backend == Backend::Cuda;
+    EikonalOptions own, other;
+    own.inner_iterations = gpu ? kFimSweepsGpu : kFimSweepsCpu;
+    other.inner_iterations = gpu ? kFimSweepsCpu : kFimSweepsGpu;
+    const Solution byDefault = runFim(GetParam(), p), given = runFim(GetParam(), p, own), not_ = runFim(GetParam(), p, other);
+    EXPECT_TRUE(fieldsIdentical(byDefault.phi, given.phi));
+    EXPECT_EQ(byDefault.stats.updates, given.stats.updates);
+    EXPECT_EQ(byDefault.stats.critical_sweeps, given.stats.critical_sweeps);
+    EXPECT_NE(byDefault.stats.critical_sweeps, not_.stats.critical_sweeps);
 }
 
 /// Warm start: after the costs change inside a box, a warm solve (raise what
@@ -576,22 +596,25 @@ INSTANTIATE_TEST_SUITE_P(PerBackend, FimSchedule, ::testing::ValuesIn(testExecs(
 // ---- the GPU takes the CPU's decisions -------------------------------------------
 
 /// On a machine with a GPU: the CUDA solve makes the same decisions as the
-/// CPU one given the same band (same IEEE arithmetic, no fused multiply-adds
-/// in the FIM), so its potentials, updates, tile activations, phases and
-/// critical sweeps equal the CPU's: with each backend's default band, the
-/// CPU given the GPU's predicts the GPU's counts.
+/// CPU one given the same band and sweep budget (same IEEE arithmetic, no
+/// fused multiply-adds in the FIM), so its potentials, updates, tile
+/// activations, phases and critical sweeps equal the CPU's: with each
+/// backend's defaults, the CPU given the GPU's predicts the GPU's counts.
 TEST(FimCudaVsCpu, SameDecisionsSameCounts) {
     std::string why;
     if (!cudaUsable(&why)) GTEST_SKIP() << "no usable CUDA GPU: " << why;
-    for (const float band : {kFimBandTilesCpu, kFimBandTilesGpu})
+    const std::pair<float, int> defaults[] = {{kFimBandTilesCpu, kFimSweepsCpu}, {kFimBandTilesGpu, kFimSweepsGpu}};
+    for (const auto& [band, sweeps] : defaults)
     for (const bench::EikonalCase c : bench::allCases())
         for (const int n : {100, 512}) {
             const bench::EikonalGrid grid = bench::makeEikonalGrid(c, n);
             const EikonalProblem p = grid.problem();
             EikonalOptions opt;
             opt.band_tiles = band;
+            opt.inner_iterations = sweeps;
             const Solution cpu = runFim(Exec{Backend::Cpu, 2}, p, opt), gpu = runFim(Exec{Backend::Cuda, 0}, p, opt);
-            const std::string name = std::string(bench::caseName(c)) + " " + std::to_string(n) + " band " + std::to_string(band);
+            const std::string name = std::string(bench::caseName(c)) + " " + std::to_string(n) + " band " +
+                                     std::to_string(band) + " sweeps " + std::to_string(sweeps);
             EXPECT_TRUE(fieldsIdentical(gpu.phi, cpu.phi)) << name;
             EXPECT_EQ(gpu.stats.updates, cpu.stats.updates) << name;
             EXPECT_EQ(gpu.stats.tile_activations, cpu.stats.tile_activations) << name;

@@ -183,8 +183,8 @@ void writeProfile(std::ostream& log, const char* caseName, int n, const EikonalS
         log << "profile,case,size,phases,kernel_us,select_us,process_us,slowest_tiles_us,tiles,stage_us,sweep_us,tail_us,"
                "clock_ghz\n";
     const EikonalGpuProfile& p = st.gpu_profile;
-    log << "profile," << caseName << "," << n << "," << st.iterations << "," << fmt(p.kernel_us, 1) << ","
-        << fmt(p.select_us, 1) << "," << fmt(p.process_us, 1) << "," << fmt(p.slowest_tiles_us, 1) << "," << p.tiles << ","
+    log << "profile," << caseName << "," << n << "," << st.iterations << "," << fixed(p.kernel_us, 1) << ","
+        << fixed(p.select_us, 1) << "," << fixed(p.process_us, 1) << "," << fixed(p.slowest_tiles_us, 1) << "," << p.tiles << ","
         << fmt(p.stage_us, 3) << "," << fmt(p.sweep_us, 3) << "," << fmt(p.tail_us, 3) << "," << fmt(p.clock_ghz, 3) << "\n";
 }
 
@@ -215,6 +215,9 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
     if (!opt.band_tiles && haveGpu)
         log << "band: each backend's default (" << kFimBandTilesCpu << " tiles on the CPU, " << kFimBandTilesGpu
             << " on CUDA; --band-tiles sets one for both)\n";
+    if (!opt.sweeps && haveGpu)
+        log << "sweeps: each backend's default (" << kFimSweepsCpu << " per tile activation on the CPU, " << kFimSweepsGpu
+            << " on CUDA; --sweeps sets one for both)\n";
     if (!opt.plot.empty()) checkWritable(opt.plot, "--plot");  // fail before the long run, not after
 
     std::vector<EikonalBenchRow> rows;

@@ -32,7 +32,7 @@ struct EikonalBenchOptions {
     bool profile_cuda = false;
     float tolerance = 1e-9f;                      ///< FIM tolerance (EikonalOptions::tolerance).
     std::optional<float> band_tiles;                   ///< FIM value-ordering band (EikonalOptions::band_tiles; empty: each backend's default). [Limit: >= 0]
-    int sweeps = EikonalOptions{}.inner_iterations;    ///< FIM sweeps per tile activation. [Limit: >= 1]
+    std::optional<int> sweeps;                         ///< FIM sweeps per tile activation (EikonalOptions::inner_iterations; empty: each backend's default). [Limit: >= 1]
     int stencil = EikonalOptions{}.stencil;            ///< Local update's neighbours, FIM and FMM (EikonalOptions::stencil). [Limit: 4 or 8]
 };
 

@@ -41,7 +41,8 @@ struct StepBenchOptions {
     /// 4 or 8); 0: each scene's own (synthetic: 4).
     int stencil = 0;
     /// FIM sweeps per tile activation for every configuration
-    /// (ModelParams::potential_sweeps, 1..64); 0: each scene's own (synthetic: 8).
+    /// (ModelParams::potential_sweeps, 1..64); 0: each scene's own (synthetic:
+    /// each backend's default).
     int sweeps = 0;
     /// FIM band in tile widths for every configuration
     /// (ModelParams::potential_band_tiles, 0..1e6); negative: each scene's own

@@ -156,8 +156,10 @@ public:
     View1<T> deviceView() { ensureDevice(); return {static_cast<T*>(device_.get()), size()}; }
     /// Copies host -> device (allocates when needed).
     void upload() { ensureDevice(); device::copyToDevice(device_.get(), host_.data(), bytes()); }
-    /// Copies device -> host. Throws BackendError if there is no device copy.
+    /// Copies device -> host. Throws BackendError if there is no device copy
+    /// (an empty array has nothing to copy: no device copy is made for it).
     void download() {
+        if (bytes() == 0) return;
         if (!device_) throw BackendError("Array::download: the array has no device copy");
         device::copyToHost(host_.data(), device_.get(), bytes());
     }

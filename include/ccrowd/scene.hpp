@@ -404,8 +404,9 @@ struct ModelParams {
     /// [Limit: 4 or 8]
     int potential_stencil = 4;
     /// Most Gauss-Seidel sweeps of a potential tile per activation
-    /// (EikonalOptions::inner_iterations), on both backends. [Limit: 1..64]
-    int potential_sweeps = 8;
+    /// (EikonalOptions::inner_iterations); 0 means each backend's default
+    /// (8 on the CPU, 6 on CUDA). [Limit: 0, or 1..64]
+    int potential_sweeps = 0;
     /// The potential FIM's value-ordering band in tile widths
     /// (EikonalOptions::band_tiles): 0 is plain FIM; negative means each
     /// backend's default (4 on the CPU, 16 on CUDA). [Limit: < 0, or 0..1e6]

@@ -26,8 +26,9 @@ void validateEikonalSetup(const EikonalProblem& p, const EikonalOptions& opt) {
         throw InputError(fieldMessage("eikonal.tolerance", str(opt.tolerance), "out of range", "0 < tolerance < 1"));
     if (opt.max_iterations < 0)
         throw InputError(fieldMessage("eikonal.max_iterations", str(opt.max_iterations), "negative", ">= 0 (0 = automatic)"));
-    if (opt.inner_iterations < 1)
-        throw InputError(fieldMessage("eikonal.inner_iterations", str(opt.inner_iterations), "too small", ">= 1"));
+    if (opt.inner_iterations && *opt.inner_iterations < 1)
+        throw InputError(fieldMessage("eikonal.inner_iterations", str(*opt.inner_iterations), "too small",
+                                      ">= 1, or none for the backend's default"));
     if (opt.band_tiles && (!(*opt.band_tiles >= 0.f) || !std::isfinite(*opt.band_tiles)))
         throw InputError(fieldMessage("eikonal.band_tiles", str(*opt.band_tiles), "must be a finite number >= 0",
                                       ">= 0 (0 = plain FIM), or none for the backend's default"));

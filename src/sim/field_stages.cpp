@@ -78,7 +78,7 @@ void runPotential(SimState& s) {
     opt.validate = false;  // costs come from unitCost: finite and positive by construction
     opt.download = false;  // CUDA: the potentials stay on the device; readers download
     opt.stencil = s.scene.params.potential_stencil;
-    opt.inner_iterations = s.scene.params.potential_sweeps;
+    if (s.scene.params.potential_sweeps > 0) opt.inner_iterations = s.scene.params.potential_sweeps;
     if (s.scene.params.potential_band_tiles >= 0.f) opt.band_tiles = s.scene.params.potential_band_tiles;
     // warm start from the last step: the cost stage wrote only the active box
     // (not after an event: walls or costs changed anywhere)

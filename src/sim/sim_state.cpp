@@ -123,7 +123,10 @@ void SimState::addFields() {
         prob.cost = &cost;
         setGoalSources(scene, grid, fields.goal[static_cast<std::size_t>(k)], prob);
         problems.push_back(std::move(prob));
+        // +inf on both sides until solved: a field nobody follows yet is read
+        // too (readers, StateView), and a device copy is never left unwritten
         potential.emplace_back(grid.nx, grid.ny, INFINITY);
+        potential.back().toDevice(ex);
         desired.emplace_back(grid.nx, grid.ny, Vel2{});
         desired.back().toDevice(ex);
     }

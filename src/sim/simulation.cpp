@@ -63,9 +63,8 @@ struct Simulation::Impl {
 
 template <class T>
 const Field<T>& Simulation::Impl::onHost(Field<T>& f) {
-    // a field the stages never wrote on the device (a potential nobody
-    // followed yet) has no device copy: its host copy is the only one, and
-    // toHost() moves nothing
+    // once per step version: a field with no device copy (one only the
+    // host writes) lives on the host, and toHost() moves nothing
     auto it = hostVersion.find(&f);
     if (it == hostVersion.end() || it->second != version) {
         f.toHost(state->ex);
