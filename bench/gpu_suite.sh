@@ -27,9 +27,9 @@
 #   tune       bench eikonal, obstacles, 1024^2 and 2048^2, for value-ordering bands 0/4/16/64 tiles and 2/8 sweeps
 #              (tune.csv): the FIM's phases against its work on this GPU
 #   step-sweeps bench step on CUDA, 1M agents / 1024^2 / 4 groups and the default scene, with sweep
-#              budgets 8/6/4, alternating twice (step_sweeps.csv): in these steps 6 sweeps cut the critical
-#              sweeps by a quarter at the same phases (counted on the CPU with band 16), which pays when a
-#              sweep costs more than a phase's share of its slowest tile; the time decides the GPU's default
+#              budgets 8/6/4, alternating twice (step_sweeps.csv): on an H200, 6 took 10% off the 1M-agent
+#              step's potential against 8 (2026-11-30, step-band), now the GPU's default; 4 and the default
+#              scene not yet timed
 #   step-band  bench step on CUDA, 1M agents / 1024^2 / 4 groups, bands 8/16/32/64 tiles (8 sweeps) and sweep
 #              budgets 6/12 (band 16), alternating twice (step_band.csv): issue 11's step against the defaults
 #   band       bench eikonal, all cases, 1024^2 and 4096^2, CUDA's default band (16 tiles) against the CPU's (4),
