@@ -473,39 +473,27 @@ TEST_P(FimSchedule, CriticalSweepsAddEachPhasesLongestTile) {
     EXPECT_LE(both[0].critical_sweeps, ca + cb);
 }
 
-/// Without a band in the options each backend takes its own default
-/// (kFimBandTilesCpu, kFimBandTilesGpu): the same solve as with that band
-/// given, and on the obstacles case not the solve of the other band.
-TEST_P(FimSchedule, DefaultBandIsTheBackends) {
-    const bench::EikonalGrid grid = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 256);
-    const EikonalProblem p = grid.problem();
-    const bool gpu = GetParam().backend == Backend::Cuda;
-    EikonalOptions own, other;
-    own.band_tiles = gpu ? kFimBandTilesGpu : kFimBandTilesCpu;
-    other.band_tiles = gpu ? kFimBandTilesCpu : kFimBandTilesGpu;
-    const Solution byDefault = runFim(GetParam(), p), given = runFim(GetParam(), p, own), not_ = runFim(GetParam(), p, other);
-    EXPECT_TRUE(fieldsIdentical(byDefault.phi, given.phi));
-    EXPECT_EQ(byDefault.stats.updates, given.stats.updates);
-    EXPECT_EQ(byDefault.stats.critical_sweeps, given.stats.critical_sweeps);
-    EXPECT_NE(byDefault.stats.updates, not_.stats.updates);
-}
-
-/// Without a sweep budget in the options each backend takes its own
-/// default (kFimSweepsCpu, kFimSweepsGpu): the same solve as with that
-/// budget given, and on the obstacles case not the critical path of the
-/// other budget.
-TEST_P(FimSchedule, DefaultSweepsAreTheBackends) {
+/// Without a band or a sweep budget in the options each backend takes its
+/// own defaults (kFimBandTilesCpu / kFimBandTilesGpu, kFimSweepsCpu /
+/// kFimSweepsGpu): the same solve as with that value given, and on the
+/// obstacles case not the critical path of the other backend's value.
+TEST_P(FimSchedule, DefaultBandAndSweepsAreTheBackends) {
     const bench::EikonalGrid grid = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 512);
     const EikonalProblem p = grid.problem();
     const bool gpu = GetParam().backend == Backend::Cuda;
-    EikonalOptions own, other;
-    own.inner_iterations = gpu ? kFimSweepsGpu : kFimSweepsCpu;
-    other.inner_iterations = gpu ? kFimSweepsCpu : kFimSweepsGpu;
-    const Solution byDefault = runFim(GetParam(), p), given = runFim(GetParam(), p, own), not_ = runFim(GetParam(), p, other);
-    EXPECT_TRUE(fieldsIdentical(byDefault.phi, given.phi));
-    EXPECT_EQ(byDefault.stats.updates, given.stats.updates);
-    EXPECT_EQ(byDefault.stats.critical_sweeps, given.stats.critical_sweeps);
-    EXPECT_NE(byDefault.stats.critical_sweeps, not_.stats.critical_sweeps);
+    EikonalOptions band[2], sweeps[2];  // [0] this backend's default given, [1] the other backend's
+    band[0].band_tiles = gpu ? kFimBandTilesGpu : kFimBandTilesCpu;
+    band[1].band_tiles = gpu ? kFimBandTilesCpu : kFimBandTilesGpu;
+    sweeps[0].inner_iterations = gpu ? kFimSweepsGpu : kFimSweepsCpu;
+    sweeps[1].inner_iterations = gpu ? kFimSweepsCpu : kFimSweepsGpu;
+    const Solution byDefault = runFim(GetParam(), p);
+    for (const EikonalOptions* o : {band, sweeps}) {
+        const Solution own = runFim(GetParam(), p, o[0]), other = runFim(GetParam(), p, o[1]);
+        EXPECT_TRUE(fieldsIdentical(byDefault.phi, own.phi));
+        EXPECT_EQ(byDefault.stats.updates, own.stats.updates);
+        EXPECT_EQ(byDefault.stats.critical_sweeps, own.stats.critical_sweeps);
+        EXPECT_NE(byDefault.stats.critical_sweeps, other.stats.critical_sweeps);
+    }
 }
 
 /// Warm start: after the costs change inside a box, a warm solve (raise what
