@@ -2,15 +2,18 @@
 /// `ccrowd bench eikonal`'s scheduler options: --band-tiles, --sweeps and
 /// --stencil reach every FIM row (the plain FIM with one sweep per activation does
 /// more updates per cell than the default value-ordered one, same answer),
-/// the rows' phases and critical sweeps are the scheduler's, and values out
-/// of range are refused naming the option.
+/// the rows' phases and critical sweeps are the scheduler's, values out
+/// of range are refused naming the option, and the crowd case's face costs
+/// depend on the direction (no scikit-fmm row for it).
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "cmd/eikonal_cases.hpp"
 #include "shell.hpp"
 
 namespace ccrowd::test {
@@ -97,6 +100,36 @@ TEST(BenchEikonal, SchedulerOptionsOutOfRangeAreRefused) {
         EXPECT_NE(runCli(std::string("bench eikonal --sizes 8 ") + bad, &out), 0) << bad;
         EXPECT_NE(out.find(std::string(bad).substr(0, std::string(bad).find(' '))), std::string::npos) << bad << ": " << out;
     }
+}
+
+/// The crowd case: the obstacles case's walls and speed, and in nearly every
+/// open cell four face costs that differ between opposite faces, each
+/// 1 to 2.5 times the cell's 1 / speed; the bench gives it no scikit-fmm row
+/// (scikit-fmm takes one isotropic speed per cell) and says so.
+TEST(BenchEikonal, CrowdCaseCostsDependOnTheDirection) {
+    const bench::EikonalGrid crowd = bench::makeEikonalGrid(bench::EikonalCase::Crowd, 128);
+    const bench::EikonalGrid obstacles = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 128);
+    ASSERT_TRUE(std::equal(crowd.blocked.host(), crowd.blocked.host() + crowd.blocked.size(), obstacles.blocked.host()));
+    ASSERT_TRUE(std::equal(crowd.speed.host(), crowd.speed.host() + crowd.speed.size(), obstacles.speed.host()));
+    long long open = 0, anisotropic = 0;
+    for (std::size_t k = 0; k < crowd.cost.size(); ++k) {
+        if (crowd.blocked.host()[k]) continue;
+        ++open;
+        const FaceCost& c = crowd.cost.host()[k];
+        anisotropic += c.e != c.w && c.n != c.s;
+        const float inv = 1.f / crowd.speed.host()[k];
+        for (float f : {c.e, c.n, c.w, c.s}) {
+            EXPECT_GE(f, inv * (1.f - 1e-5f)) << "cell " << k;
+            EXPECT_LE(f, 2.5f * inv * (1.f + 1e-5f)) << "cell " << k;
+        }
+    }
+    EXPECT_GT(anisotropic, 9 * open / 10);
+    std::string out;
+    ASSERT_EQ(runCli("bench eikonal --sizes 32 --case crowd --backend cpu --repeat 1 --warmup 0 --format csv", &out), 0)
+        << out;
+    EXPECT_NE(out.find("crowd,32,fim,"), std::string::npos) << out;
+    EXPECT_EQ(out.find("crowd,32,skfmm,"), std::string::npos) << out;
+    EXPECT_NE(out.find("skfmm: not run on the crowd case"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -222,7 +222,7 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
 
     std::vector<EikonalBenchRow> rows;
     std::vector<std::pair<int, DirectionError>> bias;  // (size, error) of the uniform case
-    bool skfmmNoted = false, profileHeader = false;
+    bool skfmmNoted = false, crowdNoted = false, profileHeader = false;
     if (opt.profile_cuda && !haveGpu) log << "--profile-cuda: no fim-cuda rows to profile\n";
     printHeader(opt, out);
     for (EikonalCase c : opt.cases) {
@@ -288,8 +288,13 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
                     profileHeader = true;
                 }
             }
-            // scikit-fmm, when Python has it
-            if (opt.skfmm) {
+            // scikit-fmm, when Python has it (its speed is isotropic: not the crowd case)
+            if (opt.skfmm && c == EikonalCase::Crowd && !crowdNoted) {
+                log << "skfmm: not run on the crowd case (its face costs depend on the direction; scikit-fmm takes "
+                       "one speed per cell)\n";
+                crowdNoted = true;
+            }
+            if (opt.skfmm && c != EikonalCase::Crowd) {
                 SkfmmResult sk = runSkfmm(grid.speed, grid.blocked, grid.srcI, grid.srcJ, grid.h, opt.warmup,
                                           std::max(1, std::min(opt.repeat, n >= 2048 ? 3 : opt.repeat)));
                 if (sk.ran) {

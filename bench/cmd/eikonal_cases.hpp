@@ -16,10 +16,15 @@ namespace ccrowd::bench {
 enum class EikonalCase {
     Uniform,   ///< Unit speed, source at the centre.
     Random,    ///< Smoothly varying speed in 0.5..1.5 m/s.
-    Obstacles  ///< Random's speed plus rectangular obstacles on about 15% of cells.
+    Obstacles, ///< Random's speed plus rectangular obstacles on about 15% of cells.
+    /// Obstacles' walls and speed, and a crowd's flow (Treuille 2006 eq. 10's
+    /// flow term): walking along a smoothly turning flow direction costs
+    /// less than against it, so a cell's four face costs differ, as they do
+    /// in every simulation step (the local update's anisotropic path).
+    Crowd
 };
 
-/// "uniform", "random", "obstacles".
+/// "uniform", "random", "obstacles", "crowd".
 const char* caseName(EikonalCase c);
 /// All cases, in table order.
 std::vector<EikonalCase> allCases();
@@ -27,7 +32,9 @@ std::vector<EikonalCase> allCases();
 std::vector<EikonalCase> parseCases(const std::string& text, const std::string& field = "--case");
 
 /// One benchmark grid: the speed (for scikit-fmm), the blocked mask, the face
-/// costs (1 / speed of the cell on all four faces) and the centre source.
+/// costs (1 / speed of the cell on all four faces; the crowd case's differ
+/// by direction, which scikit-fmm's isotropic speed cannot hold) and the
+/// centre source.
 struct EikonalGrid {
     int n = 0;                        ///< Cells per side.
     float h = 0.25f;                  ///< Cell size. [Units: m]

@@ -39,7 +39,8 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
     eik->add_option("--sizes", a->sizes, "Comma-separated cells per side, each 2..16384")->capture_default_str();
     eik->add_option("--case", a->cases,
                     "uniform (unit speed, centre source), random (smooth speed 0.5-1.5 m/s), obstacles (random plus "
-                    "rectangles on ~15% of cells), or all")
+                    "rectangles on ~15% of cells), crowd (obstacles plus a turning flow: each cell's four face costs "
+                    "differ, as in a simulation step), or all")
         ->capture_default_str();
     eik->add_option("--format", a->format, "table or csv (columns: case,size,method,threads,ms_median,ms_min,"
                                            "updates_per_cell,max_abs_diff_vs_fmm,phases,critical_sweeps)")
