@@ -23,6 +23,7 @@
 #include "ccrowd/scene.hpp"
 #include "src/measure/area_meter.hpp"
 #include "src/measure/csv_text.hpp"
+#include "src/io/number_text.hpp"
 #include "src/measure/interval_clock.hpp"
 #include "src/measure/line_counter.hpp"
 
@@ -107,6 +108,27 @@ TEST(IntervalSlicesTest, AClosedWalkStartsAtTheSliceItIsOpenedIn) {
     // Never opened: the end closes nothing.
     measure::IntervalSlices never("meter", 2.0, false);
     EXPECT_EQ(never.finish(5.0, close), 0);
+}
+
+TEST(IntervalSlicesTest, AnIntervalThatIsNotAPositiveDurationNamesTheMeter) {
+    for (const double bad : {0.0, -1.0, std::nan(""), static_cast<double>(INFINITY)}) {
+        try {
+            measure::IntervalSlices s("traffic meter", bad);
+            ADD_FAILURE() << bad << " accepted";
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("traffic meter interval"), std::string::npos) << what;
+            EXPECT_NE(what.find(io::shortestText(bad)), std::string::npos) << what;
+            EXPECT_NE(what.find("finite, > 0 s"), std::string::npos) << what;
+        }
+    }
+    // the meters' own intervals go through it
+    try {
+        measure::LineCounter c({}, {}, -2.0);
+        ADD_FAILURE() << "-2 s accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("line counter interval"), std::string::npos) << e.what();
+    }
 }
 
 /// Agents present at one observation.

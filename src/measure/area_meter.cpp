@@ -24,9 +24,7 @@ AreaMeter::AreaMeter(std::vector<AreaSpec> areas, double interval)
       slices_("area meter", interval),
       csv_({"t_start [s]", "t_end [s]", "area", "samples", "agents_mean [persons]", "density_mean [persons/m^2]",
             "density_max [persons/m^2]", "speed_mean [m/s]"}) {
-    // Interval and areas: names, finite vertices, non-zero size.
-    if (!std::isfinite(interval) || interval <= 0)
-        throw InputError(fieldMessage("measurement interval", io::shortestText(interval), "not a positive duration", "finite, > 0 s"));
+    // Areas (the interval: slices_): names, finite vertices, non-zero size.
     for (std::size_t a = 0; a < areas_.size(); ++a) {
         const AreaSpec& s = areas_[a];
         const std::string field = "measurement area " + std::to_string(a) + " '" + s.name + "'";

@@ -22,10 +22,7 @@ IncidentMeter::IncidentMeter(std::vector<IncidentSpec> incidents, std::vector<st
             "inside_harm_mean [persons]"}),
       acc_(groups_.size()),
       lastInside_(groups_.size(), -1.0),
-      insideNow_(groups_.size(), false) {
-    if (!(interval > 0.0) || !std::isfinite(interval))
-        throw InputError(fieldMessage("incident meter interval", std::to_string(interval), "out of range", "> 0 s, finite"));
-}
+      insideNow_(groups_.size(), false) {}
 
 void IncidentMeter::closeInterval(double t0, double t1) {
     const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -47,10 +47,15 @@ private:
 class IntervalSlices {
 public:
     /// @param meter     The meter's name in error messages ("line counter").
-    /// @param interval  Slice length. [Units: s] [Limit: finite, > 0; callers validate]
+    /// @param interval  Slice length; anything else throws InputError naming
+    ///                  the meter's interval. [Units: s] [Limit: finite, > 0]
     /// @param openAtZero  true: the walk starts at slice 0; false: at openAt().
     IntervalSlices(std::string meter, double interval, bool openAtZero = true)
-        : meter_(std::move(meter)), clock_(interval), current_(openAtZero ? 0 : -1) {}
+        : meter_(std::move(meter)), clock_(interval), current_(openAtZero ? 0 : -1) {
+        if (!std::isfinite(interval) || interval <= 0)
+            throw InputError(fieldMessage(meter_ + " interval", io::shortestText(interval), "not a positive duration",
+                                          "finite, > 0 s"));
+    }
 
     /// Takes an observation at @p time as the last one; throws Error naming
     /// the meter after finish(), or when @p time is before the last one or not finite.

@@ -29,9 +29,7 @@ LineCounter::LineCounter(std::vector<LineSpec> lines, std::vector<std::string> g
       slices_("line counter", interval),
       csv_({"t_start [s]", "t_end [s]", "line", "group", "forward [persons]", "backward [persons]",
             "flow [persons/s]", "specific_flow [persons/(m s)]"}) {
-    // Interval and lines: names, finite end points, non-zero length.
-    if (!std::isfinite(interval) || interval <= 0)
-        throw InputError(fieldMessage("measurement interval", io::shortestText(interval), "not a positive duration", "finite, > 0 s"));
+    // Lines (the interval: slices_): names, finite end points, non-zero length.
     for (std::size_t l = 0; l < lines_.size(); ++l) {
         const LineSpec& s = lines_[l];
         const std::string field = "measurement line " + std::to_string(l) + " '" + s.name + "'";

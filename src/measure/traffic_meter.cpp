@@ -19,10 +19,7 @@ TrafficMeter::TrafficMeter(const StreetTraffic& network, double interval)
       junctionTotal_(network.junction_count.size(), 0),
       roadTotal_(network.road_count.size(), 0),
       junctionLast_(network.junction_count),
-      roadLast_(network.road_count) {
-    if (!(interval > 0.0) || !std::isfinite(interval))
-        throw InputError(fieldMessage("traffic meter interval", std::to_string(interval), "out of range", "> 0 s, finite"));
-}
+      roadLast_(network.road_count) {}
 
 void TrafficMeter::close(double t0, double t1, const std::vector<long long>& j, const std::vector<long long>& r) {
     // arrivals in the interval: the counts' growth since its start
