@@ -54,6 +54,8 @@ struct FimSolver::Workspace {
     std::vector<unsigned long long> updates, activations;  ///< CPU: per field.
     std::uint32_t phaseSweeps[2] = {0u, 0u};   ///< CPU: FimSchedView::phaseSweeps.
     unsigned long long criticalSweeps = 0;     ///< CPU: FimSchedView::criticalSweeps.
+    std::uint32_t phaseFronts[2] = {0u, 0u};   ///< CPU: FimSchedView::phaseFronts.
+    unsigned long long criticalFronts = 0;     ///< CPU: FimSchedView::criticalFronts.
     std::vector<const FaceCost*> cost;         ///< Per field: its costs (host or device pointers).
     std::vector<FimSource> sources;            ///< Every field's sources.
     std::vector<int> list;                     ///< CPU: tiles selected in a phase (field * tiles + tile).
@@ -471,6 +473,8 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     w.activations.assign(fields, 0ull);
     w.phaseSweeps[0] = w.phaseSweeps[1] = 0u;
     w.criticalSweeps = 0ull;
+    w.phaseFronts[0] = w.phaseFronts[1] = 0u;
+    w.criticalFronts = 0ull;
     FimSchedView v;
     v.g = g;
     v.fields = fields;
@@ -488,6 +492,8 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     v.runs = w.runs.data();
     v.phaseSweeps = w.phaseSweeps;
     v.criticalSweeps = &w.criticalSweeps;
+    v.phaseFronts = w.phaseFronts;
+    v.criticalFronts = &w.criticalFronts;
     v.sweeps = std::max(1, opt.inner_iterations.value_or(kFimSweepsCpu));
     const Exec cpu{Backend::Cpu, threads};
     const CellRange paddedCells{0, 0, g.pitch, (g.ny + 2) * fields};
@@ -546,6 +552,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
         st.updates = static_cast<long long>(w.updates[f]);
         st.tile_activations = static_cast<long long>(w.activations[f]);
         st.critical_sweeps = static_cast<long long>(w.criticalSweeps);
+        st.critical_fronts = static_cast<long long>(w.criticalFronts);
         st.converged = quiet != 0;
         st.complete = !(early && held(f));
         st.warm = warm;

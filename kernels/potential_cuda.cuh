@@ -73,17 +73,19 @@ struct SolveRecord {
 };
 
 /// Byte offsets in FimCudaWorkspace::report for @p fields fields: the
-/// SolveRecord, FimSchedView::phaseSweeps at 8, the critical sweeps and the
-/// open cells (u64 each), per field the updates and activations (u64), then
-/// per field the phases after which it went quiet and whether it was held
-/// (int each).
+/// SolveRecord, FimSchedView::phaseSweeps at 8, the critical sweeps, the
+/// open cells and the critical fronts (u64 each), FimSchedView::phaseFronts
+/// (2 x u32), per field the updates and activations (u64), then per field
+/// the phases after which it went quiet and whether it was held (int each).
 struct ReportLayout {
     static constexpr std::size_t kPhaseSweeps = 8;
-    std::size_t critical, open, updates, activations, quiet, held, bytes;
+    std::size_t critical, open, criticalFronts, phaseFronts, updates, activations, quiet, held, bytes;
     explicit ReportLayout(int fields)
         : critical(16),
           open(critical + sizeof(unsigned long long)),
-          updates(open + sizeof(unsigned long long)),
+          criticalFronts(open + sizeof(unsigned long long)),
+          phaseFronts(criticalFronts + sizeof(unsigned long long)),
+          updates(phaseFronts + 2 * sizeof(uint32_t)),
           activations(updates + static_cast<std::size_t>(fields) * sizeof(unsigned long long)),
           quiet(activations + static_cast<std::size_t>(fields) * sizeof(unsigned long long)),
           held(quiet + static_cast<std::size_t>(fields) * sizeof(int)),
@@ -105,6 +107,7 @@ enum ProfSlot : int {
     kProfStage,         ///< Staging, summed over tiles. [cycles]
     kProfSweep,         ///< Sweeps, summed over tiles. [cycles]
     kProfSweeps,        ///< Sweeps run, summed over tiles.
+    kProfFronts,        ///< Fronts walked, summed over tiles.
     kProfTail,          ///< Write-back, reduction and report, summed over tiles. [cycles]
     kProfSlots
 };
@@ -136,24 +139,35 @@ struct SolveArgs {
     uint32_t* highKey;
 };
 
-/// A warp as fim_schedule.hpp's team: a front's cells on its lanes
-/// (at most 16 in a 32-wide tile).
+/// A warp as fim_schedule.hpp's team: a front's cells on its lanes (at
+/// most 32, with diagonals 16, in a 32-wide tile), a tile row per lane
+/// when a sweep looks for its fronts (fimWalkFronts).
 struct WarpTeam {
     /// Marks from the states the visit read (FimSweepCell's KNOWN): no load between a front's update and its marks.
     static constexpr bool kKnownStates = true;
+    /// Walks fronts (FimSweepCell's WALK).
+    static constexpr bool kWalksFronts = true;
     int lane;  ///< 0..31
+    /// Sweeps the tile (fimWalkFronts); returns the fronts walked.
     template <int DI, int DJ, class F>
-    __device__ void sweep(int w, int h, const F& f) const {
-        constexpr int K = F::kFrontStride;
-        for (int fr = 0; fr < fimFronts<K>(w, h); ++fr) {
-            const int jj = fimFrontFirst<K>(fr, w) + lane;
-            if (jj <= fimFrontLast<K>(fr, h)) {
-                int i, j;
-                fimFrontCell<DI, DJ, K>(w, h, fr, jj, i, j);
-                f(i, j);
-            }
-            __syncwarp();
+    __device__ int sweep(int w, int h, const F& f) const { return fimWalkFronts<DI, DJ>(*this, w, h, f); }
+    template <class G>
+    __device__ void rows(int h, const G& g) const {
+        if (lane < h) g(lane);
+    }
+    __device__ int lo(int x) const { return __reduce_min_sync(0xffffffffu, x); }
+    __device__ int hi(int x) const { return __reduce_max_sync(0xffffffffu, x); }
+    /// Front @p fr's cells, one per lane; the lanes wait for each other
+    /// (the next front reads what this one wrote in shared memory).
+    template <int DI, int DJ, int K, class F>
+    __device__ void front(int w, int h, int fr, const F& f) const {
+        const int jj = fimFrontFirst<K>(fr, w) + lane;
+        if (jj <= fimFrontLast<K>(fr, h)) {
+            int i, j;
+            fimFrontCell<DI, DJ, K>(w, h, fr, jj, i, j);
+            f(i, j);
         }
+        __syncwarp();
     }
     __device__ bool any(bool x) const { return __any_sync(0xffffffffu, x); }
 };
@@ -230,6 +244,7 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
         atomicAdd(&prof[kProfStage], static_cast<unsigned long long>(c1 - c0));
         atomicAdd(&prof[kProfSweep], static_cast<unsigned long long>(c2 - c1));
         atomicAdd(&prof[kProfSweeps], static_cast<unsigned long long>(r.sweeps));
+        atomicAdd(&prof[kProfFronts], static_cast<unsigned long long>(r.fronts));
         atomicAdd(&prof[kProfTail], static_cast<unsigned long long>(c3 - c2));
         atomicMax(&prof[kProfPhaseMax], static_cast<unsigned long long>(c3 - c0));
     }
@@ -427,7 +442,7 @@ struct FimCudaWorkspace {
     fimcuda::DeviceBuffer phi, state, key, from, runs, lowest, band, lowestCost;
     fimcuda::DeviceBuffer cost, costPtrs, blocked, sources, list, listCount;
     /// What the host reads after a solve, in one copy: a SolveRecord, the
-    /// phase slots, the critical sweeps and open cells, then per field the
+    /// phase slots, the critical sweeps and fronts and open cells, then per field the
     /// updates and activations (u64), the phases after which it went quiet
     /// and whether it was held (int). See ReportLayout.
     fimcuda::DeviceBuffer report;
@@ -491,6 +506,7 @@ inline EikonalGpuProfile readProfile(const unsigned long long* dProf) {
         p.tail_us = static_cast<double>(c[kProfTail]) / perUs / static_cast<double>(p.tiles);
     }
     if (perUs > 0 && c[kProfSweeps] > 0) p.sweep_us = static_cast<double>(c[kProfSweep]) / perUs / static_cast<double>(c[kProfSweeps]);
+    if (perUs > 0 && c[kProfFronts] > 0) p.front_ns = 1e3 * static_cast<double>(c[kProfSweep]) / perUs / static_cast<double>(c[kProfFronts]);
     return p;
 }
 
@@ -674,11 +690,13 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     v.runs = ws.runs.as<uint32_t>();
     v.phaseSweeps = reinterpret_cast<uint32_t*>(report + ReportLayout::kPhaseSweeps);
     v.criticalSweeps = reinterpret_cast<unsigned long long*>(report + lay.critical);
+    v.phaseFronts = reinterpret_cast<uint32_t*>(report + lay.phaseFronts);
+    v.criticalFronts = reinterpret_cast<unsigned long long*>(report + lay.criticalFronts);
     v.sweeps = std::max(1, opt.inner_iterations.value_or(kFimSweepsGpu));
 
     // set-up kernels (the shared functors), counters zeroed, band from the lowest cost
     const Exec gpu{Backend::Cuda, 0};
-    // the phase slots, the critical sweeps, the open cells, the updates and the activations lie together (ReportLayout)
+    // the phase slots, the critical sweeps and fronts, the open cells, the updates and the activations lie together (ReportLayout)
     CC_CUDA_CHECK(cudaMemsetAsync(report + ReportLayout::kPhaseSweeps, 0, lay.quiet - ReportLayout::kPhaseSweeps));
     CC_CUDA_CHECK(cudaMemsetAsync(ws.lowestCost.as<uint32_t>(), 0xff, fields * sizeof(uint32_t)));
     minCostKernel<<<std::min<long long>((static_cast<long long>(cells) + 255) / 256, 1024), 256>>>(
@@ -750,8 +768,9 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     device::copyToHost(host.data(), report, lay.bytes);
     SolveRecord rec;
     std::memcpy(&rec, host.data(), sizeof rec);
-    unsigned long long critical = 0, openCells = 0;
+    unsigned long long critical = 0, criticalFronts = 0, openCells = 0;
     std::memcpy(&critical, host.data() + lay.critical, sizeof critical);
+    std::memcpy(&criticalFronts, host.data() + lay.criticalFronts, sizeof criticalFronts);
     std::memcpy(&openCells, host.data() + lay.open, sizeof openCells);
     open = static_cast<long long>(openCells);
     std::vector<unsigned long long> upd(fields), act(fields);
@@ -776,6 +795,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
         st.updates = static_cast<long long>(upd[f]);
         st.tile_activations = static_cast<long long>(act[f]);
         st.critical_sweeps = static_cast<long long>(critical);
+        st.critical_fronts = static_cast<long long>(criticalFronts);
         st.converged = quiet[f] > 0;
         st.complete = held[f] == 0;
         st.warm = warm;

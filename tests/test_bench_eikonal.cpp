@@ -30,7 +30,7 @@ int runCli(const std::string& args, std::string* out) {
 struct FimRow {
     double first;   ///< updates per cell
     double second;  ///< max |diff| vs fmm
-    long long phases, critical;
+    long long phases, critical, criticalFronts;
 };
 
 /// The fim rows of one bench run on the CPU.
@@ -39,14 +39,15 @@ std::vector<FimRow> fimRows(const std::string& extra) {
     const int rc = runCli("bench eikonal --sizes 96 --case obstacles --backend cpu --no-skfmm --repeat 1 --warmup 0 "
                           "--threads 2 --format csv " + extra, &out);
     EXPECT_EQ(rc, 0) << out;
-    EXPECT_NE(out.find("max_abs_diff_vs_fmm,phases,critical_sweeps\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("max_abs_diff_vs_fmm,phases,critical_sweeps,critical_fronts\n"), std::string::npos) << out;
     std::vector<FimRow> rows;
     std::istringstream lines(out);
     for (std::string line; std::getline(lines, line);) {
         if (line.rfind("obstacles,96,fim,", 0) != 0) continue;
         std::vector<std::string> f;
         for (std::istringstream c(line); std::getline(c, line, ',');) f.push_back(line);
-        if (f.size() == 10) rows.push_back({std::stod(f[6]), std::stod(f[7]), std::stoll(f[8]), std::stoll(f[9])});
+        if (f.size() == 11)
+            rows.push_back({std::stod(f[6]), std::stod(f[7]), std::stoll(f[8]), std::stoll(f[9]), std::stoll(f[10])});
     }
     EXPECT_EQ(rows.size(), 2u) << out;  // 1 and 2 threads
     return rows;
@@ -77,6 +78,12 @@ TEST(BenchEikonal, BandAndSweepOptionsReachEveryFimRow) {
         EXPECT_EQ(ordered[k].critical, ordered[0].critical);
         EXPECT_GT(ordered[k].critical, ordered[k].phases);
         EXPECT_LE(ordered[k].critical, 8 * ordered[k].phases);
+        // a sweep walks at most a tile's 63 fronts, and the sweeps after a
+        // tile's first walk only the fronts of the few cells left to them
+        EXPECT_EQ(ordered[k].criticalFronts, ordered[0].criticalFronts);
+        EXPECT_GT(ordered[k].criticalFronts, ordered[k].phases);
+        EXPECT_LT(ordered[k].criticalFronts, 63 * ordered[k].critical);
+        EXPECT_LE(plain[k].criticalFronts, 63 * plain[k].critical);
     }
 }
 

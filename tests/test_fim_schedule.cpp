@@ -83,11 +83,69 @@ TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
                 << sz[0] << "x" << sz[1] << " trial " << trial;
             ASSERT_EQ(a.state, b.state) << sz[0] << "x" << sz[1] << " trial " << trial;
             ASSERT_EQ(ra.updates, rb.updates);
+            ASSERT_EQ(ra.sweeps, rb.sweeps);
+            ASSERT_EQ(ra.fronts, rb.fronts) << "the fronts a warp walks, counted from the row order's visits";
             for (int k = 0; k < kFimSlots; ++k) ASSERT_EQ(0, std::memcmp(&ra.key[k], &rb.key[k], sizeof(float))) << "key " << k;
             changed += ra.updates > 0 ? 1 : 0;
         }
     // the random tiles did work: the comparison was not of untouched tiles
     EXPECT_GT(changed, tiles / 2);
+}
+
+/// A sweep walks only the fronts from the first to the last holding a cell
+/// to update (fimWalkFronts): a tile whose one marked cell cannot drop
+/// walks that cell's front alone; a marked cell beside a source floods the
+/// quadrant ahead of it, and the first sweep walks from its front to the
+/// far corner's, none before; the following sweeps, over the cells the
+/// first left behind, walk fewer than a whole tile's fronts. The row order
+/// counts the same walks from its visits.
+TEST(FimTile, ASweepWalksOnlyTheFrontsHoldingCellsToUpdate) {
+    std::mt19937 rng(20261130u);
+    for (const bool diagonals : {false, true}) {
+        SCOPED_TRACE(diagonals ? "8 neighbours" : "4 neighbours");
+        const int K = diagonals ? 2 : 1, all = fimFronts<1>(kFimTile, kFimTile) + (K - 1) * (kFimTile - 1);
+        auto tile = [&](float value) {
+            TileBuffers t(kFimTile, kFimTile, rng);
+            std::fill(t.phi.begin(), t.phi.end(), value);
+            std::fill(t.state.begin(), t.state.end(), value < kInf ? kFimClean : kFimFixed);  // +inf: the halo a border
+            for (int j = 0; j < kFimTile; ++j)
+                for (int i = 0; i < kFimTile; ++i) t.state[static_cast<std::size_t>(i + 1 + (j + 1) * t.pitch)] = kFimClean;
+            return t;
+        };
+        auto at = [](TileBuffers& t, int i, int j) -> std::size_t { return static_cast<std::size_t>(i + 1 + (j + 1) * t.pitch); };
+        // no drop: one front, one update, one sweep (from no edge: the first sweep runs +x, +y)
+        TileBuffers still = tile(0.f);
+        still.state[at(still, 7, 4)] = kFimDirty;
+        TileBuffers still2 = still;
+        const FimTileReport a = fimProcessTile(FimRowTeam{}, still.mem(0.5f, diagonals), 0u, 4);
+        const FimTileReport b = fimProcessTile(FimFrontTeam{}, still2.mem(0.5f, diagonals), 0u, 4);
+        EXPECT_EQ(a.updates, 1u);
+        EXPECT_EQ(a.sweeps, 1);
+        EXPECT_EQ(a.fronts, 1);
+        EXPECT_EQ(b.fronts, 1);
+        // a source at (6, 4) and its marked neighbour (7, 4): the first sweep
+        // walks fronts 7 + 4 K .. 31 + 31 K
+        TileBuffers flood = tile(kInf);
+        flood.phi[at(flood, 6, 4)] = 0.f;
+        flood.state[at(flood, 6, 4)] = kFimFixed;
+        flood.state[at(flood, 7, 4)] = kFimDirty;
+        for (const int sweeps : {1, 8}) {
+            TileBuffers x = flood, y = flood;
+            const FimTileReport rx = fimProcessTile(FimRowTeam{}, x.mem(0.5f, diagonals), 0u, sweeps);
+            const FimTileReport ry = fimProcessTile(FimFrontTeam{}, y.mem(0.5f, diagonals), 0u, sweeps);
+            ASSERT_EQ(x.phi, y.phi);
+            EXPECT_EQ(rx.fronts, ry.fronts);
+            EXPECT_EQ(rx.sweeps, ry.sweeps);
+            if (sweeps == 1) {
+                EXPECT_EQ(rx.fronts, (31 + 31 * K) - (7 + 4 * K) + 1);
+            } else {
+                EXPECT_GT(rx.sweeps, 2) << "the cells behind the source take more sweeps";
+                EXPECT_LT(rx.fronts, rx.sweeps * all);
+                for (std::size_t k = 0; k < x.phi.size(); ++k)
+                    EXPECT_TRUE(x.state[k] != kFimClean || x.phi[k] < kInf) << "an open cell not reached, index " << k;
+            }
+        }
+    }
 }
 
 /// A GPU warp's copy of a tile (fim_stage.hpp), run here lane after lane:
@@ -446,6 +504,8 @@ TEST_P(FimSchedule, CriticalSweepsAddEachPhasesLongestTile) {
     const Solution one = runFim(GetParam(), corner.problem());
     EXPECT_EQ(one.stats.iterations, 1);
     EXPECT_EQ(one.stats.critical_sweeps, 1);
+    // its walk: from the source's neighbours (front 1) to the far corner (front 62)
+    EXPECT_EQ(one.stats.critical_fronts, 2 * kFimTile - 2);
 
     Scene s = obstacles(140, 100, 0.25f, 77, 10, 0);
     s.addSource(5, 5);
@@ -608,6 +668,7 @@ TEST(FimCudaVsCpu, SameDecisionsSameCounts) {
             EXPECT_EQ(gpu.stats.tile_activations, cpu.stats.tile_activations) << name;
             EXPECT_EQ(gpu.stats.iterations, cpu.stats.iterations) << name;
             EXPECT_EQ(gpu.stats.critical_sweeps, cpu.stats.critical_sweeps) << name;
+            EXPECT_EQ(gpu.stats.critical_fronts, cpu.stats.critical_fronts) << name;
             EXPECT_TRUE(gpu.stats.converged) << name;
         }
 }

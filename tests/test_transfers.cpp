@@ -274,6 +274,9 @@ TEST_P(BenchStepBackend, ReportsStagesAndHostDeviceBytes) {
     EXPECT_GT(std::stod(value("fim_phases")), 0.0);
     EXPECT_GT(std::stod(value("fim_critical_sweeps")), 0.0);
     EXPECT_LE(std::stod(value("fim_critical_sweeps")), 8.0 * std::stod(value("fim_phases")));
+    // ... and at most a tile's 63 fronts per sweep
+    EXPECT_GT(std::stod(value("fim_critical_fronts")), 0.0);
+    EXPECT_LE(std::stod(value("fim_critical_fronts")), 63.0 * std::stod(value("fim_critical_sweeps")));
     const double bytes = std::stod(value("host_device_bytes_per_step"));
     if (GetParam().backend == Backend::Cpu) EXPECT_EQ(bytes, 0.0);
     else EXPECT_GT(bytes, 0.0);

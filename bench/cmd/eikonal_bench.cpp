@@ -79,13 +79,14 @@ std::string fixed(double v, int prec) {
 
 void printHeader(const EikonalBenchOptions& opt, std::ostream& out) {
     if (opt.csv) {
-        out << "case,size,method,threads,ms_median,ms_min,updates_per_cell,max_abs_diff_vs_fmm,phases,critical_sweeps\n";
+        out << "case,size,method,threads,ms_median,ms_min,updates_per_cell,max_abs_diff_vs_fmm,phases,critical_sweeps,"
+               "critical_fronts\n";
         return;
     }
     out << std::left << std::setw(10) << "case" << std::right << std::setw(7) << "size" << "  " << std::left << std::setw(9)
         << "method" << std::right << std::setw(8) << "threads" << std::setw(12) << "ms_median" << std::setw(11) << "ms_min"
         << std::setw(13) << "updates/cell" << std::setw(15) << "max|d| vs fmm" << std::setw(8) << "phases" << std::setw(16)
-        << "critical sweeps" << "\n";
+        << "critical sweeps" << std::setw(16) << "critical fronts" << "\n";
 }
 
 void printRow(const EikonalBenchOptions& opt, const EikonalBenchRow& r, std::ostream& out) {
@@ -94,13 +95,15 @@ void printRow(const EikonalBenchOptions& opt, const EikonalBenchRow& r, std::ost
             << fixed(r.ms_min, 3) << ',' << (std::isnan(r.updates_per_cell) ? "" : fixed(r.updates_per_cell, 3)) << ','
             << (std::isnan(r.max_abs_diff_vs_fmm) ? "" : fmt(r.max_abs_diff_vs_fmm, 6)) << ','
             << (r.phases < 0 ? "" : std::to_string(r.phases)) << ','
-            << (r.critical_sweeps < 0 ? "" : std::to_string(r.critical_sweeps)) << "\n";
+            << (r.critical_sweeps < 0 ? "" : std::to_string(r.critical_sweeps)) << ','
+            << (r.critical_fronts < 0 ? "" : std::to_string(r.critical_fronts)) << "\n";
     } else {
         out << std::left << std::setw(10) << r.case_name << std::right << std::setw(7) << r.size << "  " << std::left
             << std::setw(9) << r.method << std::right << std::setw(8) << r.threads << std::setw(12) << fixed(r.ms_median, 2)
             << std::setw(11) << fixed(r.ms_min, 2) << std::setw(13) << fixed(r.updates_per_cell, 2) << std::setw(15)
             << fmt(r.max_abs_diff_vs_fmm, 3) << std::setw(8) << (r.phases < 0 ? "-" : std::to_string(r.phases))
-            << std::setw(16) << (r.critical_sweeps < 0 ? "-" : std::to_string(r.critical_sweeps)) << "\n";
+            << std::setw(16) << (r.critical_sweeps < 0 ? "-" : std::to_string(r.critical_sweeps)) << std::setw(16)
+            << (r.critical_fronts < 0 ? "-" : std::to_string(r.critical_fronts)) << "\n";
     }
     out.flush();
 }
@@ -180,12 +183,13 @@ void writePlot(const std::string& path, const std::vector<EikonalBenchRow>& rows
 /// header when @p header.
 void writeProfile(std::ostream& log, const char* caseName, int n, const EikonalStats& st, bool header) {
     if (header)
-        log << "profile,case,size,phases,kernel_us,select_us,process_us,slowest_tiles_us,tiles,stage_us,sweep_us,tail_us,"
-               "clock_ghz\n";
+        log << "profile,case,size,phases,kernel_us,select_us,process_us,slowest_tiles_us,tiles,stage_us,sweep_us,front_ns,"
+               "tail_us,clock_ghz\n";
     const EikonalGpuProfile& p = st.gpu_profile;
     log << "profile," << caseName << "," << n << "," << st.iterations << "," << fixed(p.kernel_us, 1) << ","
         << fixed(p.select_us, 1) << "," << fixed(p.process_us, 1) << "," << fixed(p.slowest_tiles_us, 1) << "," << p.tiles << ","
-        << fmt(p.stage_us, 3) << "," << fmt(p.sweep_us, 3) << "," << fmt(p.tail_us, 3) << "," << fmt(p.clock_ghz, 3) << "\n";
+        << fmt(p.stage_us, 3) << "," << fmt(p.sweep_us, 3) << "," << fmt(p.front_ns, 4) << "," << fmt(p.tail_us, 3) << ","
+        << fmt(p.clock_ghz, 3) << "\n";
 }
 
 }  // namespace
@@ -252,6 +256,7 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
                 if (!st.converged) log << "warning: fim did not converge on " << caseName(c) << " " << n << "^2\n";
                 r.phases = st.iterations;
                 r.critical_sweeps = st.critical_sweeps;
+                r.critical_fronts = st.critical_fronts;
                 add(r, "fim", t, maxAbsDiff(phi, ref));
             }
             // the point source's directional bias
@@ -280,6 +285,7 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
                 phi.download();
                 r.phases = st.iterations;
                 r.critical_sweeps = st.critical_sweeps;
+                r.critical_fronts = st.critical_fronts;
                 add(r, "fim-cuda", 1, maxAbsDiff(phi, ref));
                 if (opt.profile_cuda) {
                     EikonalOptions po = deo;

@@ -48,6 +48,7 @@ struct EikonalBenchRow {
     double max_abs_diff_vs_fmm = 0;  ///< Max |phi - phi_fmm| over cells finite in both (inf when the reachable sets differ). [Units: s]
     int phases = -1;                 ///< FIM: phases of the solve (EikonalStats::iterations); -1 for the others.
     long long critical_sweeps = -1;  ///< FIM: EikonalStats::critical_sweeps, the GPU's latency path; -1 for the others.
+    long long critical_fronts = -1;  ///< FIM: EikonalStats::critical_fronts, the same path front by front; -1 for the others.
 };
 
 /// Runs the benchmark, writing the table or CSV to @p out and progress and

@@ -106,14 +106,14 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
             out << "agents,cells,groups,backend,threads,local,ms_median";
             for (const std::string& st : stages) out << ",ms_" << st;
             out << ",host_device_bytes_per_step,bytes_per_agent,bytes_per_cell_per_group,peak_rss_mib,fim_updates_per_cell,"
-                   "fim_phases,fim_critical_sweeps,warm_start,scene\n";
+                   "fim_phases,fim_critical_sweeps,fim_critical_fronts,warm_start,scene\n";
         } else {
             out << std::setw(9) << "agents" << std::setw(7) << "cells" << std::setw(7) << "groups" << std::setw(9)
                 << "backend" << std::setw(8) << "threads" << std::setw(14) << "local" << std::setw(11) << "ms/step";
             for (const std::string& st : stages) out << std::setw(17) << st;
             out << std::setw(14) << "H<->D B/step" << std::setw(12) << "B/agent" << std::setw(14) << "B/cell/group"
                 << std::setw(10) << "peak MiB" << std::setw(10) << "FIM upc" << std::setw(11) << "FIM phases" << std::setw(13)
-                << "FIM crit.sw." << std::setw(6)
+                << "FIM crit.sw." << std::setw(13) << "FIM crit.fr." << std::setw(6)
                 << "warm" << "  scene\n";
         }
     };
@@ -131,8 +131,8 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
         // time whole steps; the stage breakdown is the mean over the timed steps
         std::vector<double> ms;
         const StageTimes before = sim.times();
-        // the potential stage's work per step: FIM updates per cell, phases, critical sweeps
-        double upc = 0.0, phases = 0.0, critical = 0.0;
+        // the potential stage's work per step: FIM updates per cell, phases, critical sweeps and fronts
+        double upc = 0.0, phases = 0.0, critical = 0.0, criticalFronts = 0.0;
         double transferBytes = 0.0;      // host<->device, summed over the timed steps (0 on the CPU)
         for (int k = 0; k < opt.steps; ++k) {
             const auto t0 = std::chrono::steady_clock::now();
@@ -141,6 +141,7 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
             upc += sim.lastReport().potential_updates_per_cell / opt.steps;
             phases += static_cast<double>(sim.lastReport().potential_phases) / opt.steps;
             critical += static_cast<double>(sim.lastReport().potential_critical_sweeps) / opt.steps;
+            criticalFronts += static_cast<double>(sim.lastReport().potential_critical_fronts) / opt.steps;
             transferBytes += static_cast<double>(sim.lastReport().host_device_bytes);
         }
         const StageTimes& after = sim.times();
@@ -172,6 +173,7 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
             << std::setprecision(2) << (opt.csv ? std::setw(0) : std::setw(10)) << upc << sep
             << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(11)) << phases << sep
             << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(13)) << critical << sep
+            << std::setprecision(1) << (opt.csv ? std::setw(0) : std::setw(13)) << criticalFronts << sep
             << (opt.csv ? std::setw(0) : std::setw(6)) << (warm ? "on" : "off") << (opt.csv ? "," : "  ") << label;
         out << row.str() << "\n";
         out.flush();

@@ -131,6 +131,7 @@ struct EikonalGpuProfile {
     long long tiles = 0;          ///< Tiles processed, all problems.
     double stage_us = 0;          ///< Per tile: staging the tile, its halo and costs in shared memory. [Units: us]
     double sweep_us = 0;          ///< Per sweep of a tile. [Units: us]
+    double front_ns = 0;          ///< Per front a sweep walked (EikonalStats::critical_fronts' unit). [Units: ns]
     double tail_us = 0;           ///< Per tile: write-back, the lanes' reduction, the report. [Units: us]
     double clock_ghz = 0;         ///< SM clock during the kernel (cycles over global time), which converts the per-tile parts. [Units: GHz]
 };
@@ -146,6 +147,12 @@ struct EikonalStats {
     /// solveMany; 0 for FMM). A GPU phase lasts as long as its slowest
     /// tile, so with `iterations` it models the GPU solve's latency.
     long long critical_sweeps = 0;
+    /// FIM: the same sum for the fronts one tile's sweeps walked (a GPU
+    /// warp sweeps a tile front by front, each front costing about the
+    /// same, and walks only the fronts between the first and the last that
+    /// hold a cell to update), on every backend: what a GPU phase's time
+    /// follows more closely than its sweeps. 0 for FMM.
+    long long critical_fronts = 0;
     bool converged = false;       ///< False when max_iterations was reached.
     /// False when the solve stopped once the needed cells were final
     /// (EikonalOptions::needed): exact there and below, upper bounds above.

@@ -103,6 +103,8 @@ struct StepReport {
     long long potential_phases = 0;  ///< FIM phases of the step's one solve (every field together).
     /// The solve's EikonalStats::critical_sweeps: with the phases, what a GPU's solve time follows.
     long long potential_critical_sweeps = 0;
+    /// The solve's EikonalStats::critical_fronts: what a GPU's sweeps take, front by front.
+    long long potential_critical_fronts = 0;
     bool potential_warm = false;     ///< The solve started from the last step's potentials (model.potential_warm_start).
     /// Bytes moved between host and device during the step, both directions
     /// (CUDA backend; 0 on the CPU, which has no device). Everything that

@@ -43,7 +43,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                     "differ, as in a simulation step), or all")
         ->capture_default_str();
     eik->add_option("--format", a->format, "table or csv (columns: case,size,method,threads,ms_median,ms_min,"
-                                           "updates_per_cell,max_abs_diff_vs_fmm,phases,critical_sweeps)")
+                                           "updates_per_cell,max_abs_diff_vs_fmm,phases,critical_sweeps,critical_fronts)")
         ->check(CLI::IsMember({"table", "csv"}))
         ->capture_default_str();
     eik->add_option("--plot", a->plot, "Write a log-log plot of time against cells to this PNG file");

@@ -93,6 +93,7 @@ void runPotential(SimState& s) {
     r.potentials_converged = true;
     r.potential_phases = 0;
     r.potential_critical_sweeps = stats.empty() ? 0 : stats.front().critical_sweeps;  // one per solve
+    r.potential_critical_fronts = stats.empty() ? 0 : stats.front().critical_fronts;
     r.potential_warm = !stats.empty() && stats.front().warm;
     double upc = 0.0;
     for (const EikonalStats& st : stats) {
