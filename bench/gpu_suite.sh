@@ -13,7 +13,9 @@
 #   eikonal    bench eikonal, 256/1024/4096, CPU 1 and all threads, FMM, fim-cuda (eikonal.csv), and with
 #              --profile-cuda one more solve per case whose kernel times its phases' parts ('profile,' lines)
 #   eikonal8   the same with the 8-neighbour stencil, --stencil 8 (eikonal8.csv)
-#   step       bench step, synthetic 100k..10M agents on CUDA, 100k and 1M on the CPU (step.csv)
+#   step       bench step, synthetic 100k..10M agents on CUDA, 100k and 1M on the CPU (step.csv); on CUDA with
+#              --profile-cuda, one more step per configuration whose solve kernel times its parts ('profile,'
+#              lines: the potential stage's kernel against the stage, per front walked of a crowd's costs)
 #   models     bench step with each operational model (uic, social_force, orca, zones), 100k and 1M agents,
 #              CUDA, then 100k on the CPU (models.csv): issue 14's 5 ms at 1M, bytes per agent per model
 #   scenes     bench step on the default and eight-group scenes, both backends, warm start both (scene_step.csv)
@@ -27,9 +29,10 @@
 #   tune       bench eikonal, obstacles, 1024^2 and 2048^2, for value-ordering bands 0/4/16/64 tiles and 2/8 sweeps
 #              (tune.csv): the FIM's phases against its work on this GPU
 #   step-sweeps bench step on CUDA, 1M agents / 1024^2 / 4 groups and the default scene, with sweep
-#              budgets 8/6/4, alternating twice (step_sweeps.csv): on an H200, 6 took 10% off the 1M-agent
-#              step's potential against 8 (2026-11-30, step-band), now the GPU's default; 4 and the default
-#              scene not yet timed
+#              budgets 8/6/5/4, alternating twice (step_sweeps.csv): on an H200, 6 took 10% off the 1M-agent
+#              step's potential against 8 (2026-11-30, step-band), now the GPU's default; 5 and 4 not yet
+#              timed: with the front walk the CPU counts 12% / 24% fewer critical fronts than 6 in this
+#              step, at 48.0 / 50.3 phases against 48.0 (bench/results/fim_front_walk_2026-11-30_cpu2.md)
 #   step-band  bench step on CUDA, 1M agents / 1024^2 / 4 groups, bands 8/16/32/64 tiles (8 sweeps) and sweep
 #              budgets 6/12 (band 16), alternating twice (step_band.csv): issue 11's step against the defaults
 #   band       bench eikonal, all cases, 1024^2 and 4096^2, CUDA's default band (16 tiles) against the CPU's (4),
@@ -80,7 +83,7 @@ for s in "${sections[@]}"; do
         --max-seconds 2 --stencil 8 --format csv 2>&1 | tee "$out/eikonal8.csv" ;;
     step)
       timeout "$(left 90)" "$X" bench step --backend cuda --agents 100000,1000000,4000000,10000000 \
-        --cells 512,1024,2048,4096 --groups 4 --steps 10 --warmup 3 --format csv 2>&1 | tee "$out/step.csv"
+        --cells 512,1024,2048,4096 --groups 4 --steps 10 --warmup 3 --profile-cuda --format csv 2>&1 | tee "$out/step.csv"
       timeout "$(left 60)" "$X" bench step --backend cpu --agents 100000,1000000 --cells 512,1024 --groups 4 --steps 5 \
         --warmup 2 --format csv 2>&1 | tail -n +2 | tee -a "$out/step.csv" ;;
     models)
@@ -132,7 +135,7 @@ for s in "${sections[@]}"; do
       done ;;
     step-sweeps)
       for rep in 1 2; do
-        for sw in 8 6 4; do
+        for sw in 8 6 5 4; do
           timeout "$(left 40)" "$X" bench step --backend cuda --agents 1000000 --cells 1024 --groups 4 --steps 10 \
             --warmup 3 --sweeps $sw --format csv 2>&1 | sed "s/^/rep=$rep,sweeps=$sw,/" | tee -a "$out/step_sweeps.csv"
           timeout "$(left 40)" "$X" bench step --backend cuda --scene scenes/default.json --steps 20 --warmup 5 \

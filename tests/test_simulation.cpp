@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <iterator>
 #include <map>
@@ -389,6 +390,36 @@ TEST_P(SimulationBackend, PotentialSweepsAndBandReachTheSolve) {
             }
         }
     }
+}
+
+/// Simulation::profilePotential: the profiled steps' potential solves
+/// report their kernel's parts on CUDA (zeros on the CPU, which has no
+/// kernel), and nothing else changes: the same agents after the same steps,
+/// bitwise, as a run without.
+TEST_P(SimulationBackend, ProfiledPotentialSolvesChangeNothingAndReportTheirKernel) {
+    const Scene scene = loadScene(scenePath("bottleneck"));
+    Simulation plain(scene, GetParam()), profiled(scene, GetParam());
+    profiled.profilePotential(true);
+    for (int k = 0; k < 3; ++k) {
+        plain.step();
+        profiled.step();
+    }
+    const AgentSnapshot a = plain.agents(), b = profiled.agents();
+    ASSERT_EQ(a.size(), b.size());
+    EXPECT_EQ(0, std::memcmp(a.x.data(), b.x.data(), a.x.size() * sizeof(float)));
+    EXPECT_EQ(0, std::memcmp(a.y.data(), b.y.data(), a.y.size() * sizeof(float)));
+    const EikonalGpuProfile& p = profiled.lastReport().potential_gpu_profile;
+    if (GetParam().backend == Backend::Cuda) {
+        EXPECT_GT(p.kernel_us, 0.0);
+        EXPECT_GT(p.tiles, 0);
+    } else {
+        EXPECT_EQ(p.kernel_us, 0.0);
+        EXPECT_EQ(p.tiles, 0);
+    }
+    // off again: the next step reports no profile
+    profiled.profilePotential(false);
+    profiled.step();
+    EXPECT_EQ(profiled.lastReport().potential_gpu_profile.tiles, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SimulationBackend, ::testing::ValuesIn(test::testExecs()), test::ExecParamName{});

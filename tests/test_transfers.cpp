@@ -282,6 +282,34 @@ TEST_P(BenchStepBackend, ReportsStagesAndHostDeviceBytes) {
     else EXPECT_GT(bytes, 0.0);
 }
 
+/// `ccrowd bench step --profile-cuda`: on CUDA, after the timed steps, one
+/// `profile,` line per configuration for the potential solve of one more
+/// step (its phases, its kernel's time, the time per front walked); on the
+/// CPU, which has no kernel to time, none. The timed row comes either way.
+TEST_P(BenchStepBackend, ProfileCudaTimesOneStepsSolveKernelOnCudaOnly) {
+    std::string args = "bench step --agents 400 --cells 64 --groups 2 --steps 2 --warmup 1 --format csv --profile-cuda";
+    for (const std::string& a : test::cliBackendArgs(GetParam())) args += " " + a;
+    std::string out;
+    ASSERT_EQ(runCli(args, &out), 0) << out;
+    EXPECT_FALSE(csvRow(out, "400,").empty()) << out;
+    const std::string header = "profile,agents,cells,groups,local,scene,phases,kernel_us,select_us,process_us,"
+                               "slowest_tiles_us,tiles,stage_us,sweep_us,front_ns,tail_us,clock_ghz\n";
+    if (GetParam().backend != Backend::Cuda) {
+        EXPECT_EQ(out.find("profile,"), std::string::npos) << out;
+        return;
+    }
+    ASSERT_NE(out.find(header), std::string::npos) << out;
+    const std::size_t at = out.find("profile,400,64,2,uic,synthetic,");
+    ASSERT_NE(at, std::string::npos) << out;
+    std::vector<std::string> f;
+    std::istringstream line(out.substr(at, out.find('\n', at) - at));
+    for (std::string x; std::getline(line, x, ',');) f.push_back(x);
+    ASSERT_EQ(f.size(), 17u) << out;
+    EXPECT_GT(std::stoi(f[6]), 0) << "phases";
+    EXPECT_GT(std::stod(f[7]), 0.0) << "kernel_us";
+    EXPECT_GT(std::stod(f[14]), 0.0) << "front_ns";
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, BenchStepBackend, ::testing::ValuesIn(test::oneExecPerBackend(1)), test::ExecParamName{});
 
 /// `ccrowd bench step --stencil`: 8 runs (the potential stage then solves

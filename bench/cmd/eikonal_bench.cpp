@@ -15,6 +15,7 @@
 
 #include "ccrowd/error.hpp"
 #include "cmd/direction_error.hpp"
+#include "cmd/gpu_profile.hpp"
 #include "cmd/int_list.hpp"
 #include "cmd/skfmm_bridge.hpp"
 #include "plot/loglog.hpp"
@@ -179,19 +180,6 @@ void writePlot(const std::string& path, const std::vector<EikonalBenchRow>& rows
     plot::writeLogLogPlot(path, p);
 }
 
-/// One `profile,` line of --profile-cuda (EikonalGpuProfile), after its
-/// header when @p header.
-void writeProfile(std::ostream& log, const char* caseName, int n, const EikonalStats& st, bool header) {
-    if (header)
-        log << "profile,case,size,phases,kernel_us,select_us,process_us,slowest_tiles_us,tiles,stage_us,sweep_us,front_ns,"
-               "tail_us,clock_ghz\n";
-    const EikonalGpuProfile& p = st.gpu_profile;
-    log << "profile," << caseName << "," << n << "," << st.iterations << "," << fixed(p.kernel_us, 1) << ","
-        << fixed(p.select_us, 1) << "," << fixed(p.process_us, 1) << "," << fixed(p.slowest_tiles_us, 1) << "," << p.tiles << ","
-        << fmt(p.stage_us, 3) << "," << fmt(p.sweep_us, 3) << "," << fmt(p.front_ns, 4) << "," << fmt(p.tail_us, 3) << ","
-        << fmt(p.clock_ghz, 3) << "\n";
-}
-
 }  // namespace
 
 std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std::ostream& out, std::ostream& log) {
@@ -290,7 +278,9 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
                 if (opt.profile_cuda) {
                     EikonalOptions po = deo;
                     po.profile = true;
-                    writeProfile(log, caseName(c), n, fim.solve(onDevice, phi, po), !profileHeader);
+                    const EikonalStats ps = fim.solve(onDevice, phi, po);
+                    writeGpuProfile(log, "case,size", std::string(caseName(c)) + "," + std::to_string(n), ps.iterations,
+                                    ps.gpu_profile, !profileHeader);
                     profileHeader = true;
                 }
             }

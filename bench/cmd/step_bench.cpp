@@ -13,6 +13,7 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "cmd/gpu_profile.hpp"
 #include "cmd/median.hpp"
 
 namespace ccrowd::bench {
@@ -97,6 +98,7 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
     const std::vector<std::string> locals = opt.locals.empty() ? std::vector<std::string>{""} : opt.locals;
     std::vector<std::string> columns;
     bool headerDone = false;
+    bool profileHeader = false;  // the `profile,` lines' header, once
     auto header = [&](const std::vector<std::string>& ownStages) {
         if (headerDone) return;
         headerDone = true;
@@ -144,7 +146,19 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
             criticalFronts += static_cast<double>(sim.lastReport().potential_critical_fronts) / opt.steps;
             transferBytes += static_cast<double>(sim.lastReport().host_device_bytes);
         }
-        const StageTimes& after = sim.times();
+        const StageTimes after = sim.times();  // a copy: the profiled step below is not timed
+        // one more step, untimed, whose potential solve times its kernel's parts
+        if (opt.profileCuda && ex.backend == Backend::Cuda) {
+            sim.profilePotential(true);
+            sim.step();
+            sim.profilePotential(false);
+            const StepReport& pr = sim.lastReport();
+            std::ostringstream labels;
+            labels << agents << ',' << n << ',' << groups << ',' << sim.scene().params.local << ',' << label;
+            writeGpuProfile(log, "agents,cells,groups,local,scene", labels.str(), static_cast<int>(pr.potential_phases),
+                            pr.potential_gpu_profile, !profileHeader);
+            profileHeader = true;
+        }
         const double perCellGroup = static_cast<double>(sim.gridBytes()) /
                                     (static_cast<double>(sim.grid().nx) * sim.grid().ny * groups);
         const char* sep = opt.csv ? "," : "";

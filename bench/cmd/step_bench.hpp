@@ -48,6 +48,10 @@ struct StepBenchOptions {
     /// (ModelParams::potential_band_tiles, 0..1e6); negative: each scene's own
     /// (synthetic: each backend's default).
     float bandTiles = -1.f;
+    /// CUDA: after each configuration's timed steps, one more step whose
+    /// potential solve times its kernel's parts (Simulation::profilePotential),
+    /// as a `profile,` line on the log (gpu_profile.hpp).
+    bool profileCuda = false;
 };
 
 /// Runs the benchmark; writes the table or CSV to @p out, notes to @p log.

@@ -105,6 +105,9 @@ struct StepReport {
     long long potential_critical_sweeps = 0;
     /// The solve's EikonalStats::critical_fronts: what a GPU's sweeps take, front by front.
     long long potential_critical_fronts = 0;
+    /// The solve's EikonalStats::gpu_profile: where its kernel's time went
+    /// (CUDA, with Simulation::profilePotential on; zeros otherwise).
+    EikonalGpuProfile potential_gpu_profile;
     bool potential_warm = false;     ///< The solve started from the last step's potentials (model.potential_warm_start).
     /// Bytes moved between host and device during the step, both directions
     /// (CUDA backend; 0 on the CPU, which has no device). Everything that
@@ -140,6 +143,10 @@ public:
 
     /// Advances by one time step dt.
     void step();
+    /// The next steps' potential solves time their kernel's parts
+    /// (EikonalOptions::profile, CUDA only: StepReport::potential_gpu_profile;
+    /// the results do not change, the timing does a little). Off by default.
+    void profilePotential(bool on);
     /// Adds @p e to the timeline (Scene::events) of a scene that has
     /// barriers or named discomfort regions (its step then has the events
     /// stage); it applies at the first step starting at or after e.time.

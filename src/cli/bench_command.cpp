@@ -127,7 +127,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                     backend = "auto", warm = "off", local, bandTiles = "auto";
         std::vector<std::string> scenes;
         int steps = 10, warmup = 3, threads = 0, stencil = 0, sweeps = 0;
-        bool all = false;
+        bool all = false, profileCuda = false;
     };
     auto s2 = std::make_shared<StepArgs>();
     step->add_option("--agents", s2->agents, "Comma-separated agent counts")->capture_default_str();
@@ -164,6 +164,9 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                      "(each scene's own; synthetic scenes: each backend's default, 4 on the CPU, 16 on CUDA) or 0..1e6")
         ->check(bandCheck)
         ->capture_default_str();
+    step->add_flag("--profile-cuda", s2->profileCuda,
+                   "CUDA: after each configuration's timed steps, one more (untimed) step whose potential solve times its "
+                   "kernel's parts (EikonalOptions::profile), as a 'profile,' line on stderr");
     step->callback([s2, &commands] {
         commands.action = [s2] {
             bench::StepBenchOptions o;
@@ -182,6 +185,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.stencil = s2->stencil;
             o.sweeps = s2->sweeps;
             if (s2->bandTiles != "auto") o.bandTiles = std::stof(s2->bandTiles);
+            o.profileCuda = s2->profileCuda;
             bench::runStepBench(o, std::cout, std::cerr);
             return 0;
         };

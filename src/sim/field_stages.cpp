@@ -80,6 +80,7 @@ void runPotential(SimState& s) {
     opt.stencil = s.scene.params.potential_stencil;
     if (s.scene.params.potential_sweeps > 0) opt.inner_iterations = s.scene.params.potential_sweeps;
     if (s.scene.params.potential_band_tiles >= 0.f) opt.band_tiles = s.scene.params.potential_band_tiles;
+    opt.profile = s.profilePotential;
     // warm start from the last step: the cost stage wrote only the active box
     // (not after an event: walls or costs changed anywhere)
     opt.warm_start = s.scene.params.potential_warm_start && !s.environmentChanged;
@@ -94,6 +95,7 @@ void runPotential(SimState& s) {
     r.potential_phases = 0;
     r.potential_critical_sweeps = stats.empty() ? 0 : stats.front().critical_sweeps;  // one per solve
     r.potential_critical_fronts = stats.empty() ? 0 : stats.front().critical_fronts;
+    r.potential_gpu_profile = stats.empty() ? EikonalGpuProfile{} : stats.front().gpu_profile;
     r.potential_warm = !stats.empty() && stats.front().warm;
     double upc = 0.0;
     for (const EikonalStats& st : stats) {

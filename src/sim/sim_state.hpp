@@ -90,6 +90,8 @@ struct SimState {
     /// Bumped each time events change a group's parameters (set_panic):
     /// models that keep per-field copies of them copy them again.
     int groupsVersion = 0;
+    /// The potential stage's solves time their kernel's parts (Simulation::profilePotential).
+    bool profilePotential = false;
 
     /// Speed-field parameters of the scene (Treuille 2006 §4.2, capped at the
     /// free speed, read a perception radius ahead).

@@ -244,6 +244,7 @@ const Field<float>& Simulation::potential(int k) const {
     return impl_->onHost(impl_->state->potential.at(static_cast<std::size_t>(k)));
 }
 void Simulation::completePotentials() const { sim::completePotentials(*impl_->state); }
+void Simulation::profilePotential(bool on) { impl_->state->profilePotential = on; }
 std::vector<float> Simulation::meanVelocity() const { return impl_->flatten(impl_->state->meanVelocity); }
 std::vector<float> Simulation::faceSpeed() const { return impl_->flatten(impl_->state->speed); }
 std::vector<float> Simulation::desiredVelocity(int k) const {
