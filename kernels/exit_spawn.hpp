@@ -131,12 +131,17 @@ struct RecordKernel {
 };
 
 /// Marks the field of every kept agent in the record (order-independent
-/// atomic or: the record does not depend on threads).
+/// atomic or: the record does not depend on threads). A field's word is
+/// read before it is written: once its first kept agent has set it, the
+/// others only read it (an atomic per agent on a few shared words made
+/// the stage take 21 ms at 1M agents on 2 CPU threads and 27 ms on 16).
 struct FieldUseKernel {
     View1<const int> keep, field;
     View1<std::uint32_t> record;
     CC_HD void operator()(int k) const {
-        if (keep[k]) atomicOrRelaxed(&record[2 + field[k]], 1u);
+        if (!keep[k]) return;
+        std::uint32_t* used = &record[2 + field[k]];
+        if (!atomicLoadRelaxed(used)) atomicOrRelaxed(used, 1u);
     }
 };
 
