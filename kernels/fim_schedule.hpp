@@ -598,14 +598,15 @@ CC_HD inline void fimFrontCell(int w, int h, int f, int jj, int& i, int& j) {
 /// Before the lowest nothing is marked while the walk lasts (a mark behind
 /// the walk is for the next sweep); past the highest of the cells marked at
 /// the start and of those marked ahead since (on fronts f + 1 .. f + 3 from
-/// a cell on front f) nothing is. Fronts with no marked cell cost a warp
-/// almost a whole front's time (every lane tests its cell and the warp
-/// waits for all), so a sweep over the few cells left behind by the one
-/// before walks only their fronts (on `bench eikonal` at 1024^2 with the
-/// GPU's band and budget, 32-38% fewer critical fronts on the random,
-/// obstacles and crowd cases, none on uniform; 13% fewer in a 1M-agent
-/// step). The walk's end needs the warp's highest front marked ahead only
-/// once it reaches the highest known. Returns the fronts walked
+/// a cell on front f) nothing is. A front with no marked cell still costs
+/// a warp about half an updating front's time (every lane tests its cell,
+/// the warp waits for all: some 160 against 350 ns on an H200, estimated
+/// from --profile-cuda's sweep times), so a sweep over the few cells left
+/// behind by the one before walks only their fronts (on `bench eikonal`
+/// at 1024^2 with the GPU's band and budget, 32-38% fewer critical fronts
+/// on the random, obstacles and crowd cases, none on uniform; 13% fewer in
+/// a 1M-agent step). The walk's end needs the warp's highest front marked
+/// ahead only once it reaches the highest known. Returns the fronts walked
 /// (FimTileReport::fronts), the count FimRowTeam gives from its visits.
 /// Team: rows(h, g) calls g(j) for the tile's rows (one per lane), lo(x) /
 /// hi(x) are the lowest / highest x over the lanes, front<DI, DJ,
