@@ -646,13 +646,16 @@ INSTANTIATE_TEST_SUITE_P(PerBackend, FimSchedule, ::testing::ValuesIn(testExecs(
 /// On a machine with a GPU: the CUDA solve makes the same decisions as the
 /// CPU one given the same band and sweep budget (same IEEE arithmetic, no
 /// fused multiply-adds in the FIM), so its potentials, updates, tile
-/// activations, phases and critical sweeps equal the CPU's: with each
-/// backend's defaults, the CPU given the GPU's predicts the GPU's counts.
+/// activations, phases, critical sweeps and critical fronts (a warp's walks
+/// against the row sweep's count of them) equal the CPU's, with 4 and 8
+/// neighbours: with each backend's defaults, the CPU given the GPU's
+/// predicts the GPU's counts.
 TEST(FimCudaVsCpu, SameDecisionsSameCounts) {
     std::string why;
     if (!cudaUsable(&why)) GTEST_SKIP() << "no usable CUDA GPU: " << why;
     const std::pair<float, int> defaults[] = {{kFimBandTilesCpu, kFimSweepsCpu}, {kFimBandTilesGpu, kFimSweepsGpu}};
     for (const auto& [band, sweeps] : defaults)
+    for (const int stencil : {4, 8})
     for (const bench::EikonalCase c : bench::allCases())
         for (const int n : {100, 512}) {
             const bench::EikonalGrid grid = bench::makeEikonalGrid(c, n);
@@ -660,9 +663,11 @@ TEST(FimCudaVsCpu, SameDecisionsSameCounts) {
             EikonalOptions opt;
             opt.band_tiles = band;
             opt.inner_iterations = sweeps;
+            opt.stencil = stencil;
             const Solution cpu = runFim(Exec{Backend::Cpu, 2}, p, opt), gpu = runFim(Exec{Backend::Cuda, 0}, p, opt);
             const std::string name = std::string(bench::caseName(c)) + " " + std::to_string(n) + " band " +
-                                     std::to_string(band) + " sweeps " + std::to_string(sweeps);
+                                     std::to_string(band) + " sweeps " + std::to_string(sweeps) + " stencil " +
+                                     std::to_string(stencil);
             EXPECT_TRUE(fieldsIdentical(gpu.phi, cpu.phi)) << name;
             EXPECT_EQ(gpu.stats.updates, cpu.stats.updates) << name;
             EXPECT_EQ(gpu.stats.tile_activations, cpu.stats.tile_activations) << name;
