@@ -695,6 +695,7 @@ TEST(FimProfile, CpuIgnoresIt) {
     EXPECT_TRUE(fieldsIdentical(cpuOn.phi, cpu.phi));
     EXPECT_EQ(cpuOn.stats.updates, cpu.stats.updates);
     EXPECT_EQ(cpuOn.stats.gpu_profile.kernel_us, 0.0);
+    EXPECT_EQ(cpuOn.stats.gpu_profile.front_ns, 0.0);
     EXPECT_EQ(cpuOn.stats.gpu_profile.tiles, 0);
 }
 
@@ -723,6 +724,10 @@ TEST(FimProfile, TimesTheCudaKernelsPartsAndChangesNothing) {
     EXPECT_LE(pr.slowest_tiles_us, pr.process_us * 1.05 + 1.0);  // cycles converted at the first thread's clock
     EXPECT_GT(pr.stage_us, 0.0);
     EXPECT_GT(pr.sweep_us, 0.0);
+    // a front is part of a sweep: a sweep walks 1 to 63 of them
+    EXPECT_EQ(gpuOn.stats.critical_fronts, gpu.stats.critical_fronts);
+    EXPECT_GT(pr.front_ns, 0.0);
+    EXPECT_GE(pr.front_ns * 1e-3 * 63.0, pr.sweep_us * 0.999);
     EXPECT_GT(pr.tail_us, 0.0);
     EXPECT_GT(pr.clock_ghz, 0.3);
     EXPECT_LT(pr.clock_ghz, 5.0);
