@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "cmd/eikonal_cases.hpp"
+#include "cmd/gpu_profile.hpp"
 #include "shell.hpp"
 
 namespace ccrowd::test {
@@ -137,6 +138,29 @@ TEST(BenchEikonal, CrowdCaseCostsDependOnTheDirection) {
     EXPECT_NE(out.find("crowd,32,fim,"), std::string::npos) << out;
     EXPECT_EQ(out.find("crowd,32,skfmm,"), std::string::npos) << out;
     EXPECT_NE(out.find("skfmm: not run on the crowd case"), std::string::npos) << out;
+}
+
+/// The `profile,` lines of both benches' --profile-cuda (bench/cmd/gpu_profile.hpp):
+/// the header once when asked, the labels, then every part with its fixed decimals.
+TEST(BenchGpuProfile, LineHoldsTheLabelsAndEveryPart) {
+    EikonalGpuProfile p;
+    p.kernel_us = 1234.56;
+    p.select_us = 78.9;
+    p.process_us = 1100.04;
+    p.slowest_tiles_us = 1000.26;
+    p.tiles = 1670;
+    p.stage_us = 7.3;
+    p.sweep_us = 17.4567;
+    p.front_ns = 276.26;
+    p.tail_us = 5.39;
+    p.clock_ghz = 1.98;
+    std::ostringstream log;
+    bench::writeGpuProfile(log, "case,size", "obstacles,1024", 33, p, true);
+    bench::writeGpuProfile(log, "case,size", "obstacles,1024", 33, p, false);
+    const std::string header = "profile,case,size,phases,kernel_us,select_us,process_us,slowest_tiles_us,tiles,stage_us,"
+                               "sweep_us,front_ns,tail_us,clock_ghz\n";
+    const std::string line = "profile,obstacles,1024,33,1234.6,78.9,1100.0,1000.3,1670,7.300,17.457,276.3,5.390,1.980\n";
+    EXPECT_EQ(log.str(), header + line + line);
 }
 
 }  // namespace

@@ -6,26 +6,18 @@
 
 namespace ccrowd::bench {
 
-namespace {
-
-/// @p v with @p prec decimals.
-std::string fixed(double v, int prec) {
-    std::ostringstream o;
-    o << std::fixed << std::setprecision(prec) << v;
-    return o.str();
-}
-
-}  // namespace
-
 void writeGpuProfile(std::ostream& log, const std::string& labelNames, const std::string& labelValues, int phases,
                      const EikonalGpuProfile& p, bool header) {
     if (header)
         log << "profile," << labelNames << ",phases,kernel_us,select_us,process_us,slowest_tiles_us,tiles,stage_us,sweep_us,"
                "front_ns,tail_us,clock_ghz\n";
-    log << "profile," << labelValues << "," << phases << "," << fixed(p.kernel_us, 1) << "," << fixed(p.select_us, 1) << ","
-        << fixed(p.process_us, 1) << "," << fixed(p.slowest_tiles_us, 1) << "," << p.tiles << "," << fixed(p.stage_us, 3)
-        << "," << fixed(p.sweep_us, 3) << "," << fixed(p.front_ns, 1) << "," << fixed(p.tail_us, 3) << ","
-        << fixed(p.clock_ghz, 3) << "\n";
+    // the times with fixed decimals: 0.1 µs for the kernel's sums, 1 ns per front, 0.001 for the per-tile parts and the clock
+    std::ostringstream o;
+    o << std::fixed << "profile," << labelValues << "," << phases << std::setprecision(1) << "," << p.kernel_us << ","
+      << p.select_us << "," << p.process_us << "," << p.slowest_tiles_us << "," << p.tiles << std::setprecision(3) << ","
+      << p.stage_us << "," << p.sweep_us << std::setprecision(1) << "," << p.front_ns << std::setprecision(3) << ","
+      << p.tail_us << "," << p.clock_ghz << "\n";
+    log << o.str();
 }
 
 }  // namespace ccrowd::bench

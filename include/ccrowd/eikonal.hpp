@@ -148,10 +148,10 @@ struct EikonalStats {
     /// tile, so with `iterations` it models the GPU solve's latency.
     long long critical_sweeps = 0;
     /// FIM: the same sum for the fronts one tile's sweeps walked (a GPU
-    /// warp sweeps a tile front by front, each front costing about the
-    /// same, and walks only the fronts between the first and the last that
-    /// hold a cell to update), on every backend: what a GPU phase's time
-    /// follows more closely than its sweeps. 0 for FMM.
+    /// warp sweeps a tile front by front and walks only the fronts between
+    /// the first and the last that hold a cell to update), on every
+    /// backend: what a GPU phase's sweep time follows more closely than its
+    /// sweeps. 0 for FMM.
     long long critical_fronts = 0;
     bool converged = false;       ///< False when max_iterations was reached.
     /// False when the solve stopped once the needed cells were final
