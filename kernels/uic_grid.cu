@@ -10,52 +10,87 @@
 
 namespace ccrowd::sim {
 
+namespace {
+
+/// UIC cells along a fine grid side of @p n cells: enough for any shift.
+int uicCells(int n, int c) { return (n + 2 * c - 2) / c; }
+
+/// Throws unless @p layout's factor and shift are in range.
+void checkLayout(const UicLayout& l, const char* who) {
+    if (l.c < 1 || l.oi < 0 || l.oj < 0 || l.oi >= l.c || l.oj >= l.c)
+        throw InputError(std::string(who) + ": UIC layout factor " + std::to_string(l.c) + ", shift (" +
+                         std::to_string(l.oi) + ", " + std::to_string(l.oj) + ") out of range (factor >= 1, shift 0..factor-1)");
+}
+
+}  // namespace
+
 GridInfo uicGrid(const GridInfo& fine, int factor) {
     if (factor < 1) throw InputError(fieldMessage("UIC grid factor", std::to_string(factor), "out of range", ">= 1"));
     GridInfo g = fine;
-    g.nx = (fine.nx + factor - 1) / factor;
-    g.ny = (fine.ny + factor - 1) / factor;
+    g.nx = uicCells(fine.nx, factor);
+    g.ny = uicCells(fine.ny, factor);
     g.h = fine.h * static_cast<float>(factor);
     return g;
 }
 
-CellRange uicBox(const CellRange& fineBox, int factor) {
-    if (fineBox.empty()) return CellRange{};
-    return CellRange{fineBox.i0 / factor, fineBox.j0 / factor, (fineBox.i1 + factor - 1) / factor,
-                     (fineBox.j1 + factor - 1) / factor};
+GridInfo uicGridAt(const GridInfo& fine, const UicLayout& layout) {
+    checkLayout(layout, "uicGridAt");
+    GridInfo g = uicGrid(fine, layout.c);
+    g.ox = fine.ox - static_cast<float>(layout.oi) * fine.h;
+    g.oy = fine.oy - static_cast<float>(layout.oj) * fine.h;
+    return g;
 }
 
-void uicWalls(const Exec& ex, int factor, View2<const float> fineOpen, View2<const float> apertureX,
+UicLayout uicShift(int factor, long long step) {
+    if (factor < 1) throw InputError(fieldMessage("UIC grid factor", std::to_string(factor), "out of range", ">= 1"));
+    const long long c = factor, m = (step % (c * c) + c * c) % (c * c);
+    // column shifts in turn; the row shift runs one ahead per round of c
+    return UicLayout{factor, static_cast<int>(m % c), static_cast<int>((m % c + m / c) % c)};
+}
+
+CellRange uicBox(const CellRange& fineBox, const UicLayout& layout) {
+    if (fineBox.empty()) return CellRange{};
+    const int c = layout.c;
+    return CellRange{(fineBox.i0 + layout.oi) / c, (fineBox.j0 + layout.oj) / c,
+                     (fineBox.i1 - 1 + layout.oi) / c + 1, (fineBox.j1 - 1 + layout.oj) / c + 1};
+}
+
+void uicWalls(const Exec& ex, const UicLayout& layout, const CellRange& box, View2<const float> fineOpen, View2<const float> apertureX,
               View2<const float> apertureY, View2<std::uint8_t> blockedOut, View2<Face4> apertureOut) {
-    if (factor < 1 || blockedOut.nx != (fineOpen.nx + factor - 1) / factor ||
-        blockedOut.ny != (fineOpen.ny + factor - 1) / factor || apertureOut.nx != blockedOut.nx ||
+    checkLayout(layout, "uicWalls");
+    const int factor = layout.c;
+    if (blockedOut.nx != uicCells(fineOpen.nx, factor) ||
+        blockedOut.ny != uicCells(fineOpen.ny, factor) || apertureOut.nx != blockedOut.nx ||
         apertureOut.ny != blockedOut.ny || apertureX.nx != fineOpen.nx + 1 || apertureX.ny != fineOpen.ny ||
         apertureY.nx != fineOpen.nx || apertureY.ny != fineOpen.ny + 1)
         throw InputError("uicWalls: the outputs must be the UIC grid of the fine fields, the apertures one face line "
                          "longer than the cells (factor " + std::to_string(factor) + ")");
     // one thread per UIC cell: blocked mask and face apertures
-    forEachCell(ex, CellRange{0, 0, blockedOut.nx, blockedOut.ny},
-                UicWallsKernel{factor, fineOpen, apertureX, apertureY, blockedOut, apertureOut});
+    forEachCell(ex, box.clampedTo(blockedOut.nx, blockedOut.ny),
+                UicWallsKernel{layout, fineOpen, apertureX, apertureY, blockedOut, apertureOut});
 }
 
-void uicRestrict(const Exec& ex, int factor, const CellRange& fineBox, const CellRange& box, View2<const float> rho,
-                 View2<const Vel2> velocity, View2<const float> fineOpen, View2<float> rhoOut,
+void uicRestrict(const Exec& ex, const UicLayout& layout, const CellRange& fineBox, const CellRange& box,
+                 View2<const float> rho, View2<const Vel2> velocity, View2<const float> fineOpen, View2<float> rhoOut,
                  View2<Vel2> velocityOut) {
-    if (factor < 1 || rho.nx != fineOpen.nx || rho.ny != fineOpen.ny || velocity.nx != rho.nx ||
-        velocity.ny != rho.ny || rhoOut.nx != (rho.nx + factor - 1) / factor ||
-        rhoOut.ny != (rho.ny + factor - 1) / factor || velocityOut.nx != rhoOut.nx || velocityOut.ny != rhoOut.ny)
+    checkLayout(layout, "uicRestrict");
+    const int factor = layout.c;
+    if (rho.nx != fineOpen.nx || rho.ny != fineOpen.ny || velocity.nx != rho.nx || velocity.ny != rho.ny ||
+        rhoOut.nx != uicCells(rho.nx, factor) || rhoOut.ny != uicCells(rho.ny, factor) ||
+        velocityOut.nx != rhoOut.nx || velocityOut.ny != rhoOut.ny)
         throw InputError("uicRestrict: the outputs must be the UIC grid of the fine fields (factor " +
                          std::to_string(factor) + ")");
     // persons / open area and momentum / mass of each UIC cell of the box
-    forEachCell(ex, box, UicRestrictKernel{factor, fineBox, rho, velocity, fineOpen, rhoOut, velocityOut});
+    forEachCell(ex, box, UicRestrictKernel{layout, fineBox, rho, velocity, fineOpen, rhoOut, velocityOut});
 }
 
-void uicProlong(const Exec& ex, int factor, View2<const float> coarse, View2<float> fine) {
-    if (factor < 1 || coarse.nx != (fine.nx + factor - 1) / factor || coarse.ny != (fine.ny + factor - 1) / factor)
+void uicProlong(const Exec& ex, const UicLayout& layout, View2<const float> coarse, View2<float> fine) {
+    checkLayout(layout, "uicProlong");
+    if (coarse.nx != uicCells(fine.nx, layout.c) || coarse.ny != uicCells(fine.ny, layout.c))
         throw InputError("uicProlong: the coarse field must be the UIC grid of the fine one (factor " +
-                         std::to_string(factor) + ")");
+                         std::to_string(layout.c) + ")");
     // every fine cell takes its UIC cell's value
-    forEachCell(ex, CellRange{0, 0, fine.nx, fine.ny}, UicProlongKernel{factor, coarse, fine});
+    forEachCell(ex, CellRange{0, 0, fine.nx, fine.ny}, UicProlongKernel{layout, coarse, fine});
 }
 
 }  // namespace ccrowd::sim

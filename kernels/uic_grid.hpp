@@ -37,10 +37,35 @@ inline int uicFactor(float radius, float h) {
     return c > 1 ? static_cast<int>(c) : 1;
 }
 
-/// The UIC grid over a fine grid: same origin, cells c h wide, enough of
-/// them to cover every fine cell (the last row and column may stick out
-/// of the fine grid; their outside part counts as wall).
+/// Where the UIC grid lies on the fine grid: cells of c x c fine cells,
+/// shifted by (oi, oj) fine cells, so UIC cell (I, J) covers fine columns
+/// I c - oi .. I c - oi + c - 1 and rows J c - oj .. J c - oj + c - 1.
+/// The UIC model moves the shift from step to step (uicShift) so that no
+/// wall or door sits at one place in the UIC's cells for long.
+struct UicLayout {
+    int c = 1;           ///< Fine cells per UIC cell side. [Limit: >= 1]
+    int oi = 0, oj = 0;  ///< Shift. [Units: fine cells] [Limit: 0..c-1]
+    /// First fine column / row of UIC column @p I / row @p J (may be < 0).
+    CC_HD int fineI(int I) const { return I * c - oi; }
+    CC_HD int fineJ(int J) const { return J * c - oj; }
+};
+
+/// The UIC grid over a fine grid for layouts of @p factor fine cells per
+/// side and any shift: one cell more than the fine grid needs unshifted
+/// (when factor > 1), so its size does not change with the shift; cells
+/// sticking out of the fine grid count as wall. Its origin is that of the
+/// shift 0 (uicGridAt moves it).
 GridInfo uicGrid(const GridInfo& fine, int factor);
+
+/// uicGrid(fine, layout.c) with its origin moved by the layout's shift.
+GridInfo uicGridAt(const GridInfo& fine, const UicLayout& layout);
+
+/// The shift of the UIC grid at step @p step for @p factor fine cells per
+/// side: the c x c shifts in turn, every c consecutive steps (from a
+/// multiple of c) taking each column shift and each row shift once, so a
+/// wall's or a door's place in the UIC cells changes each step and the
+/// pressure's dependence on it averages out within c^2 steps.
+UicLayout uicShift(int factor, long long step);
 
 /// Open area below which a UIC cell counts as wall: half a fine cell, the
 /// share at which the centre rule opens a fine cell. A sliver of floor
@@ -60,7 +85,7 @@ CC_HD inline float fineOpenFraction(View2<const float> open, int i, int j) {
 /// not a whole number of fine cells (E and W, N and S of neighbours agree
 /// by construction).
 struct UicWallsKernel {
-    int c = 1;                                ///< Fine cells per side. [Limit: >= 1]
+    UicLayout l;                              ///< The UIC grid on the fine grid.
     View2<const float> fineOpen;              ///< Open fraction. [Size: fine grid] [Limit: 0..1]
     View2<const float> apertureX;             ///< Fine x faces. [Size: (nx+1) x ny] [Limit: 0..1]
     View2<const float> apertureY;             ///< Fine y faces. [Size: nx x (ny+1)] [Limit: 0..1]
@@ -75,12 +100,13 @@ struct UicWallsKernel {
         const int nAlong = AXIS == 0 ? fineOpen.nx : fineOpen.ny, nAcross = AXIS == 0 ? fineOpen.ny : fineOpen.nx;
         if (a < 0 || a > nAlong) return 0.f;
         float sum = 0.f;
-        for (int t = b0; t < b0 + c && t < nAcross; ++t) sum += AXIS == 0 ? apertureX(a, t) : apertureY(t, a);
-        return sum / static_cast<float>(c);
+        for (int t = b0 > 0 ? b0 : 0; t < b0 + l.c && t < nAcross; ++t)
+            sum += AXIS == 0 ? apertureX(a, t) : apertureY(t, a);
+        return sum / static_cast<float>(l.c);
     }
 
     CC_HD void operator()(int I, int J) const {
-        const int i0 = I * c, j0 = J * c;
+        const int c = l.c, i0 = l.fineI(I), j0 = l.fineJ(J);
         // blocked when the block's open area is a sliver
         float open = 0.f;
         for (int j = j0; j < j0 + c; ++j)
@@ -103,7 +129,7 @@ struct UicWallsKernel {
 /// splat puts part of a person next to a wall into the wall's cell), as
 /// perceive() counts it.
 struct UicRestrictKernel {
-    int c = 1;
+    UicLayout l;                           ///< The UIC grid on the fine grid.
     CellRange fineBox;
     View2<const float> rho;                ///< Fine density. [Units: 1/m^2]
     View2<const Vel2> velocity;            ///< Fine mean preferred velocity. [Units: m/s]
@@ -114,8 +140,9 @@ struct UicRestrictKernel {
     CC_HD void operator()(int I, int J) const {
         float mass = 0.f, mx = 0.f, my = 0.f, open = 0.f;
         // fixed order: deterministic sums
-        for (int j = J * c; j < (J + 1) * c; ++j)
-            for (int i = I * c; i < (I + 1) * c; ++i) {
+        const int i0 = l.fineI(I), j0 = l.fineJ(J);
+        for (int j = j0; j < j0 + l.c; ++j)
+            for (int i = i0; i < i0 + l.c; ++i) {
                 open += fineOpenFraction(fineOpen, i, j);
                 if (i < fineBox.i0 || i >= fineBox.i1 || j < fineBox.j0 || j >= fineBox.j1) continue;
                 const float r = rho(i, j);
@@ -131,28 +158,31 @@ struct UicRestrictKernel {
 
 /// Fine pressure for output (snapshots, viewer): the UIC cell's value.
 struct UicProlongKernel {
-    int c = 1;
+    UicLayout l;                ///< The UIC grid on the fine grid.
     View2<const float> coarse;  ///< [Units: m^2/s]
     View2<float> fine;          ///< [Units: m^2/s]
-    CC_HD void operator()(int i, int j) const { fine(i, j) = coarse(i / c, j / c); }
+    CC_HD void operator()(int i, int j) const { fine(i, j) = coarse((i + l.oi) / l.c, (j + l.oj) / l.c); }
 };
+
 
 /// Writes the UIC grid's blocked mask and face apertures from the fine
 /// grid's open fractions and face apertures (SceneGrid::open_fraction,
-/// aperture_x, aperture_y; both outputs sized uicGrid(fine, factor)).
-void uicWalls(const Exec& ex, int factor, View2<const float> fineOpen, View2<const float> apertureX,
+/// aperture_x, aperture_y; both outputs sized uicGrid(fine, layout.c)),
+/// in the UIC cells of @p box.
+void uicWalls(const Exec& ex, const UicLayout& layout, const CellRange& box, View2<const float> fineOpen, View2<const float> apertureX,
               View2<const float> apertureY, View2<std::uint8_t> blockedOut, View2<Face4> apertureOut);
 
 /// Restricts the fine splat (@p rho, @p velocity, written in @p fineBox) to
 /// the UIC cells of @p box.
-void uicRestrict(const Exec& ex, int factor, const CellRange& fineBox, const CellRange& box, View2<const float> rho,
+void uicRestrict(const Exec& ex, const UicLayout& layout, const CellRange& fineBox, const CellRange& box, View2<const float> rho,
                  View2<const Vel2> velocity, View2<const float> fineOpen, View2<float> rhoOut,
                  View2<Vel2> velocityOut);
 
 /// UIC cells covering the fine cells of @p fineBox.
-CellRange uicBox(const CellRange& fineBox, int factor);
+CellRange uicBox(const CellRange& fineBox, const UicLayout& layout);
 
 /// Copies the UIC pressure onto every fine cell.
-void uicProlong(const Exec& ex, int factor, View2<const float> coarse, View2<float> fine);
+void uicProlong(const Exec& ex, const UicLayout& layout, View2<const float> coarse, View2<float> fine);
+
 
 }  // namespace ccrowd::sim

@@ -224,7 +224,7 @@ TEST_F(SceneLoad, EveryFieldReadsBack) {
                 "v0": 1.3, "rho_jam": 5.5, "gamma_fd": 2, "d_min": 0.35, "dt": 0.1, "duration": 90,
                 "max_steps": 1000, "seed": 18446744073709551615, "box_margin": 3, "pressure_iterations": 40,
                 "pressure_tolerance": 0.01, "separation_passes": 5, "potential_warm_start": true,
-                "potential_stencil": 8, "potential_sweeps": 5, "potential_band_tiles": 12}
+                "pressure_grid_shift": true, "potential_stencil": 8, "potential_sweeps": 5, "potential_band_tiles": 12}
     })");
     const Scene s = loadScene(path);
     EXPECT_EQ(s.path, path);
@@ -325,6 +325,8 @@ TEST_F(SceneLoad, EveryFieldReadsBack) {
     EXPECT_EQ(p.separation_passes, 5);
     EXPECT_TRUE(p.potential_warm_start);
     EXPECT_FALSE(ModelParams{}.potential_warm_start);  // the default solves every step from scratch
+    EXPECT_TRUE(p.pressure_grid_shift);
+    EXPECT_FALSE(ModelParams{}.pressure_grid_shift);  // the default: Narain 2009's fixed UIC grid
     EXPECT_EQ(p.potential_stencil, 8);
     EXPECT_EQ(ModelParams{}.potential_stencil, 4);  // the default: the 4-neighbour update
     EXPECT_EQ(p.potential_sweeps, 5);
@@ -390,6 +392,7 @@ TEST_F(SceneLoad, AbsentFieldsTakeTheDefaults) {
     EXPECT_EQ(p.pressure_iterations, d.pressure_iterations);
     EXPECT_EQ(p.pressure_tolerance, d.pressure_tolerance);
     EXPECT_EQ(p.separation_passes, d.separation_passes);
+    EXPECT_EQ(p.pressure_grid_shift, d.pressure_grid_shift);
 }
 
 TEST_F(SceneLoad, AbsentDMinPacksHexagonallyAtTheUicLimit) {

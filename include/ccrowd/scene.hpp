@@ -388,6 +388,18 @@ struct ModelParams {
     int pressure_iterations = 60;   ///< UIC projected SOR sweep budget. [Limit: 1..100000]
     float pressure_tolerance = 1e-3f;  ///< UIC residual tolerance. [Units: 1/m^2] [Limit: > 0, <= 10]
     float pressure_omega = 1.8f;    ///< UIC over-relaxation (1: projected Gauss-Seidel). [Limit: >= 1, < 2]
+    /// The UIC's grid moves by one fine cell each step, through every place
+    /// its cells can take over the fine grid in turn (uicShift in
+    /// kernels/uic_grid.hpp). Off by default. Measured (bench/results/
+    /// uic_grid_shift_2026-12-01_cpu2.md): on 0.25 m cells, a room's
+    /// evacuation time through a 1 m door changes by up to 6% as the room
+    /// moves by parts of the 1 m UIC cells with the fixed grid, and by 2%
+    /// with the moving one; but the moving grid's times change by 3-5% when
+    /// the fine cells halve (the fixed grid's by 1%), above issue 12's 5%
+    /// for the four-door room, because a wall lying just inside a UIC cell
+    /// hides its door from the pressure at some of the finer grid's places.
+    /// It costs some 60% more pressure sweeps.
+    bool pressure_grid_shift = false;
     int separation_passes = 3;      ///< Minimum-distance relaxation passes. [Limit: 0..100]
     /// Each step's eikonal solves start from the previous step's potentials
     /// (raised where the new costs no longer support them, then lowered;

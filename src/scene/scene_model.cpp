@@ -78,7 +78,7 @@ OrcaSpec parseOrca(const Node& n) {
 ModelParams parseModel(const Node& n) {
     n.object({"alpha", "beta", "gamma", "rho_min", "rho_max", "rho_limit", "v0", "rho_jam", "gamma_fd", "d_min", "dt",
               "duration", "max_steps", "seed", "box_margin", "pressure_iterations", "pressure_tolerance",
-              "separation_passes", "perception_radius", "pressure_omega", "potential_warm_start", "potential_stencil",
+              "separation_passes", "perception_radius", "pressure_omega", "pressure_grid_shift", "potential_warm_start", "potential_stencil",
               "potential_sweeps", "potential_band_tiles", "local", "social_force", "zones", "orca"});
     ModelParams p;
     // Unit-cost weights (Treuille 2006 eq. 4).
@@ -118,6 +118,7 @@ ModelParams parseModel(const Node& n) {
     }
     readF(n, "pressure_tolerance", openClosed(0, 10, "1/m^2"), p.pressure_tolerance);
     readF(n, "pressure_omega", Range{1, 2, false, true, ""}, p.pressure_omega);  // [1, 2): SOR converges below 2
+    if (n.has("pressure_grid_shift")) p.pressure_grid_shift = n.get("pressure_grid_shift", "").boolean();
     if (n.has("separation_passes")) {
         p.separation_passes = static_cast<int>(n.get("separation_passes", "").integer(0, 100));
     }

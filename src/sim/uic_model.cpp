@@ -24,8 +24,8 @@ public:
     std::vector<Stage> stages(SimState& s) override {
         // the model's own fields, on the backend's side: the fine splat of
         // the preferred velocities, and the UIC grid (uic_grid.hpp)
-        factor_ = uicFactor(s.scene.params.perception_radius, s.grid.h);
-        ug_ = uicGrid(s.gi, factor_);
+        layout_ = UicLayout{uicFactor(s.scene.params.perception_radius, s.grid.h), 0, 0};
+        ug_ = uicGridAt(s.gi, layout_);
         meanPreferred_.assign(s.grid.nx, s.grid.ny, Vel2{});
         uicVelocity_.assign(ug_.nx, ug_.ny, Vel2{});
         corrected_.assign(ug_.nx, ug_.ny, Vel2{});
@@ -38,7 +38,6 @@ public:
         for (Field<float>* f : {&uicDensity_, &uicPressure_}) f->toDevice(s.ex);
         uicBlocked_.toDevice(s.ex);
         uicAperture_.toDevice(s.ex);
-        updateWalls(s);
         return {
             {"pressure", StagePhase::Move, {"agents.preferred", "agents.order", "density", "walls", "active_box"},
              {"pressure"}, [this](SimState& st) { runPressure(st); }},
@@ -63,32 +62,47 @@ public:
     }
 
 private:
-    /// The walls of the UIC grid, from the scene's (again when events changed them).
-    void updateWalls(SimState& s) {
-        uicWalls(s.ex, factor_, s.grid.open_fraction.view(s.ex), s.grid.aperture_x.view(s.ex),
-                 s.grid.aperture_y.view(s.ex), uicBlocked_.view(s.ex), uicAperture_.view(s.ex));
+    /// The walls of the UIC grid's cells in @p box, from the scene's at
+    /// this step's shift.
+    void updateWalls(SimState& s, const CellRange& box) {
+        uicWalls(s.ex, layout_, box.clampedTo(ug_.nx, ug_.ny), s.grid.open_fraction.view(s.ex),
+                 s.grid.aperture_x.view(s.ex), s.grid.aperture_y.view(s.ex), uicBlocked_.view(s.ex),
+                 uicAperture_.view(s.ex));
         wallsVersion_ = s.wallsVersion;
     }
 
     /// (g) UIC pressure (Narain 2009 §4) on the UIC grid: mean preferred
     /// velocity, restriction, the LCP, the pressure copied to the fine grid.
     void runPressure(SimState& s) {
-        if (wallsVersion_ != s.wallsVersion) updateWalls(s);
         const Exec& ex = s.ex;
         const ModelParams& mp = s.scene.params;
+        // this step's place of the UIC grid
+        if (mp.pressure_grid_shift) {
+            layout_ = uicShift(layout_.c, s.steps);
+            ug_ = uicGridAt(s.gi, layout_);
+        }
         const AgentViews a = s.agents.views();
         splat(ex, a, a.px, a.py, s.gi, s.box, s.splatWs, {}, meanPreferred_.view(ex));
+        // the UIC grid's walls: a moving grid's in the box and the cells
+        // around it (what the pressure and the agents read), every step; a
+        // fixed grid's everywhere, when the walls change
+        const CellRange box = uicBox(s.box, layout_);
+        if (mp.pressure_grid_shift)
+            updateWalls(s, CellRange{box.i0 - 1, box.j0 - 1, box.i1 + 1, box.j1 + 1});
+        else if (wallsVersion_ != s.wallsVersion)
+            updateWalls(s, CellRange{0, 0, ug_.nx, ug_.ny});
         // persons / open area and mean preferred velocity per UIC cell
-        const CellRange box = uicBox(s.box, factor_);
-        uicRestrict(ex, factor_, s.box, box, s.density.view(ex), meanPreferred_.view(ex), s.grid.open_fraction.view(ex),
+        uicRestrict(ex, layout_, s.box, box, s.density.view(ex), meanPreferred_.view(ex), s.grid.open_fraction.view(ex),
                     uicDensity_.view(ex), uicVelocity_.view(ex));
-        // the LCP on the UIC cells, their faces' open fractions included
+        // the LCP on the UIC cells, their faces' open fractions included,
+        // from the last step's pressure (a moving grid's: less than a UIC
+        // cell away)
         const PressureParams pp{mp.rho_limit, mp.dt, mp.pressure_iterations, mp.pressure_tolerance, mp.pressure_omega, 4};
         const PressureStats ps = pressure(ex, ug_, box, pp, uicDensity_.view(ex), uicVelocity_.view(ex),
                                           uicBlocked_.view(ex), uicAperture_.view(ex), pressureWs_,
                                           uicPressure_.view(ex), corrected_.view(ex));
         // the shared (fine) pressure field, for snapshots and the viewer
-        uicProlong(ex, factor_, uicPressure_.view(ex), s.pressure.view(ex));
+        uicProlong(ex, layout_, uicPressure_.view(ex), s.pressure.view(ex));
         s.report.pressure_residual = ps.residual;
         s.report.pressure_iterations = ps.iterations;
         s.report.pressure_converged = ps.converged;
@@ -111,15 +125,15 @@ private:
                  s.splatWs.sort, separateWs_, largestBodyRadius(s.scene), s.scene.params.dt);
     }
 
-    int factor_ = 1;                        ///< Fine cells per UIC cell side.
-    GridInfo ug_;                           ///< The UIC grid (uic_grid.hpp).
+    UicLayout layout_;                      ///< The UIC grid on the fine grid, this step's shift.
+    GridInfo ug_;                           ///< The UIC grid (uic_grid.hpp) at layout_.
+    int wallsVersion_ = -1;                 ///< SimState::wallsVersion of the fixed grid's walls.
     Field<Vel2> meanPreferred_;             ///< Fine splat of the preferred velocities.
     Field<Vel2> uicVelocity_, corrected_;   ///< UIC grid: mean preferred and corrected velocity.
     Field<Vel2> faceGradient_;              ///< UIC grid: pressure gradient across each cell's W and S face (agents stage).
     Field<float> uicDensity_, uicPressure_; ///< UIC grid: density and pressure.
     Field<std::uint8_t> uicBlocked_;        ///< UIC grid: cells with (almost) no open area.
     Field<Face4> uicAperture_;              ///< UIC grid: open fraction of each face.
-    int wallsVersion_ = -1;                 ///< SimState::wallsVersion the UIC walls were built for.
     PressureWorkspace pressureWs_;
     SeparateWorkspace separateWs_;
 };
