@@ -19,7 +19,8 @@ int uicCells(int n, int c) { return (n + 2 * c - 2) / c; }
 void checkLayout(const UicLayout& l, const char* who) {
     if (l.c < 1 || l.oi < 0 || l.oj < 0 || l.oi >= l.c || l.oj >= l.c)
         throw InputError(std::string(who) + ": UIC layout factor " + std::to_string(l.c) + ", shift (" +
-                         std::to_string(l.oi) + ", " + std::to_string(l.oj) + ") out of range (factor >= 1, shift 0..factor-1)");
+                         std::to_string(l.oi) + ", " + std::to_string(l.oj) +
+                         ") out of range (factor >= 1, shift 0..factor-1)");
 }
 
 }  // namespace
@@ -55,8 +56,9 @@ CellRange uicBox(const CellRange& fineBox, const UicLayout& layout) {
                      (fineBox.i1 - 1 + layout.oi) / c + 1, (fineBox.j1 - 1 + layout.oj) / c + 1};
 }
 
-void uicWalls(const Exec& ex, const UicLayout& layout, const CellRange& box, View2<const float> fineOpen, View2<const float> apertureX,
-              View2<const float> apertureY, View2<std::uint8_t> blockedOut, View2<Face4> apertureOut) {
+void uicWalls(const Exec& ex, const UicLayout& layout, const CellRange& box, View2<const float> fineOpen,
+              View2<const float> apertureX, View2<const float> apertureY, View2<std::uint8_t> blockedOut,
+              View2<Face4> apertureOut) {
     checkLayout(layout, "uicWalls");
     const int factor = layout.c;
     if (blockedOut.nx != uicCells(fineOpen.nx, factor) ||

@@ -40,8 +40,9 @@ inline int uicFactor(float radius, float h) {
 /// Where the UIC grid lies on the fine grid: cells of c x c fine cells,
 /// shifted by (oi, oj) fine cells, so UIC cell (I, J) covers fine columns
 /// I c - oi .. I c - oi + c - 1 and rows J c - oj .. J c - oj + c - 1.
-/// The UIC model moves the shift from step to step (uicShift) so that no
-/// wall or door sits at one place in the UIC's cells for long.
+/// With model.pressure_grid_shift the UIC model moves the shift from step
+/// to step (uicShift) so that no wall or door sits at one place in the
+/// UIC's cells for long; otherwise it stays (0, 0).
 struct UicLayout {
     int c = 1;           ///< Fine cells per UIC cell side. [Limit: >= 1]
     int oi = 0, oj = 0;  ///< Shift. [Units: fine cells] [Limit: 0..c-1]
@@ -64,7 +65,8 @@ GridInfo uicGridAt(const GridInfo& fine, const UicLayout& layout);
 /// side: the c x c shifts in turn, every c consecutive steps (from a
 /// multiple of c) taking each column shift and each row shift once, so a
 /// wall's or a door's place in the UIC cells changes each step and the
-/// pressure's dependence on it averages out within c^2 steps.
+/// pressure's dependence on it averages out within c^2 steps (measured:
+/// bench/results/uic_grid_shift_2026-12-01_cpu2.md).
 UicLayout uicShift(int factor, long long step);
 
 /// Open area below which a UIC cell counts as wall: half a fine cell, the
@@ -164,18 +166,18 @@ struct UicProlongKernel {
     CC_HD void operator()(int i, int j) const { fine(i, j) = coarse((i + l.oi) / l.c, (j + l.oj) / l.c); }
 };
 
-
 /// Writes the UIC grid's blocked mask and face apertures from the fine
 /// grid's open fractions and face apertures (SceneGrid::open_fraction,
 /// aperture_x, aperture_y; both outputs sized uicGrid(fine, layout.c)),
 /// in the UIC cells of @p box.
-void uicWalls(const Exec& ex, const UicLayout& layout, const CellRange& box, View2<const float> fineOpen, View2<const float> apertureX,
-              View2<const float> apertureY, View2<std::uint8_t> blockedOut, View2<Face4> apertureOut);
+void uicWalls(const Exec& ex, const UicLayout& layout, const CellRange& box, View2<const float> fineOpen,
+              View2<const float> apertureX, View2<const float> apertureY, View2<std::uint8_t> blockedOut,
+              View2<Face4> apertureOut);
 
 /// Restricts the fine splat (@p rho, @p velocity, written in @p fineBox) to
 /// the UIC cells of @p box.
-void uicRestrict(const Exec& ex, const UicLayout& layout, const CellRange& fineBox, const CellRange& box, View2<const float> rho,
-                 View2<const Vel2> velocity, View2<const float> fineOpen, View2<float> rhoOut,
+void uicRestrict(const Exec& ex, const UicLayout& layout, const CellRange& fineBox, const CellRange& box,
+                 View2<const float> rho, View2<const Vel2> velocity, View2<const float> fineOpen, View2<float> rhoOut,
                  View2<Vel2> velocityOut);
 
 /// UIC cells covering the fine cells of @p fineBox.
