@@ -51,14 +51,15 @@ struct UicLayout {
     CC_HD int fineJ(int J) const { return J * c - oj; }
 };
 
-/// The UIC grid over a fine grid for layouts of @p factor fine cells per
-/// side and any shift: one cell more than the fine grid needs unshifted
-/// (when factor > 1), so its size does not change with the shift; cells
-/// sticking out of the fine grid count as wall. Its origin is that of the
-/// shift 0 (uicGridAt moves it).
-GridInfo uicGrid(const GridInfo& fine, int factor);
+/// The UIC grid over a fine grid, cells of @p factor fine cells, its origin
+/// the fine grid's: enough cells to cover every fine cell (the last row and
+/// column may stick out of the fine grid; their outside part counts as
+/// wall), and with @p movable one more row and column, so that it covers
+/// the fine grid at every shift (uicGridAt) without changing its size.
+GridInfo uicGrid(const GridInfo& fine, int factor, bool movable = false);
 
-/// uicGrid(fine, layout.c) with its origin moved by the layout's shift.
+/// uicGrid(fine, layout.c, movable = true) with its origin moved by the
+/// layout's shift.
 GridInfo uicGridAt(const GridInfo& fine, const UicLayout& layout);
 
 /// The shift of the UIC grid at step @p step for @p factor fine cells per
@@ -168,8 +169,8 @@ struct UicProlongKernel {
 
 /// Writes the UIC grid's blocked mask and face apertures from the fine
 /// grid's open fractions and face apertures (SceneGrid::open_fraction,
-/// aperture_x, aperture_y; both outputs sized uicGrid(fine, layout.c)),
-/// in the UIC cells of @p box.
+/// aperture_x, aperture_y; both outputs a UIC grid covering the fine one at
+/// @p layout, uicGrid), in the UIC cells of @p box.
 void uicWalls(const Exec& ex, const UicLayout& layout, const CellRange& box, View2<const float> fineOpen,
               View2<const float> apertureX, View2<const float> apertureY, View2<std::uint8_t> blockedOut,
               View2<Face4> apertureOut);

@@ -29,23 +29,25 @@ TEST(UicGrid, FactorIsThePerceptionRadiusInCellsAndTheGridCoversTheFineOne) {
     EXPECT_EQ(sim::uicFactor(0.f, 0.25f), 1);
     GridInfo fine;
     fine.nx = 10; fine.ny = 7; fine.h = 0.25f; fine.ox = -2.f; fine.oy = 3.f;
-    // one cell more than the unshifted grid needs (10 / 4 -> 3, 7 / 4 -> 2): any shift fits
     const GridInfo g = sim::uicGrid(fine, 4);
-    EXPECT_EQ(g.nx, 4);
-    EXPECT_EQ(g.ny, 3);
+    EXPECT_EQ(g.nx, 3);
+    EXPECT_EQ(g.ny, 2);
     EXPECT_FLOAT_EQ(g.h, 1.f);
     EXPECT_FLOAT_EQ(g.ox, -2.f);
     EXPECT_FLOAT_EQ(g.oy, 3.f);
     EXPECT_THROW(sim::uicGrid(fine, 0), InputError);
     // factor 1: the fine grid itself
-    EXPECT_EQ(sim::uicGrid(fine, 1).nx, 10);
-    EXPECT_EQ(sim::uicGrid(fine, 1).ny, 7);
-    // shifted by (3, 1) fine cells: the origin moves back, the size stays
+    EXPECT_EQ(sim::uicGrid(fine, 1, true).nx, 10);
+    EXPECT_EQ(sim::uicGrid(fine, 1, true).ny, 7);
+    // movable: a cell more where a shift needs it (10 + 3 -> 4, 7 + 3 -> 3), the same size at every shift
+    const GridInfo m = sim::uicGrid(fine, 4, true);
+    EXPECT_EQ(m.nx, 4);
+    EXPECT_EQ(m.ny, 3);
     for (int oi = 0; oi < 4; ++oi)
         for (int oj = 0; oj < 4; ++oj) {
             const GridInfo s = sim::uicGridAt(fine, UicLayout{4, oi, oj});
-            EXPECT_EQ(s.nx, g.nx);
-            EXPECT_EQ(s.ny, g.ny);
+            EXPECT_EQ(s.nx, m.nx);
+            EXPECT_EQ(s.ny, m.ny);
             // the last fine cell lies inside the grid
             EXPECT_LT((fine.nx - 1 + oi) / 4, s.nx);
             EXPECT_LT((fine.ny - 1 + oj) / 4, s.ny);
@@ -125,8 +127,8 @@ TEST_P(UicGridStage, WallsAndApertures) {
         if (j != 1 && j != 2) fine(3, j) = 1;
     for (int j = 4; j < 8; ++j)
         for (int i = 4; i < 8; ++i) fine(i, j) = 1;
-    Field<std::uint8_t> blocked(3, 3, 7);
-    Field<Face4> ap(3, 3, Face4{-1.f, -1.f, -1.f, -1.f});
+    Field<std::uint8_t> blocked(2, 2, 7);
+    Field<Face4> ap(2, 2, Face4{-1.f, -1.f, -1.f, -1.f});
     FineLayers(fine).walls(ex, UicLayout{4, 0, 0}, blocked, ap);
     EXPECT_EQ(blocked(0, 0), 0);
     EXPECT_EQ(blocked(1, 0), 0);
@@ -146,9 +148,17 @@ TEST_P(UicGridStage, WallsAndApertures) {
     EXPECT_FLOAT_EQ(ap(0, 0).w, 0.f);
     EXPECT_FLOAT_EQ(ap(0, 0).s, 0.f);
     EXPECT_FLOAT_EQ(ap(1, 0).e, 0.f);
-    // the extra column and row, past the fine grid: wall
-    EXPECT_EQ(blocked(2, 0), 1);
-    EXPECT_EQ(blocked(0, 2), 1);
+    // a movable grid's extra column and row, past the fine grid: wall
+    Field<std::uint8_t> blocked3(3, 3, 7);
+    Field<Face4> ap3(3, 3, Face4{-1.f, -1.f, -1.f, -1.f});
+    FineLayers(fine).walls(ex, UicLayout{4, 0, 0}, blocked3, ap3);
+    EXPECT_EQ(blocked3(2, 0), 1);
+    EXPECT_EQ(blocked3(0, 2), 1);
+    EXPECT_FLOAT_EQ(ap3(0, 0).e, ap(0, 0).e);
+    // a grid that does not cover the fine one at the shift
+    Field<std::uint8_t> small(2, 2, 0);
+    Field<Face4> apSmall(2, 2, Face4{});
+    EXPECT_THROW(FineLayers(fine).walls(ex, UicLayout{4, 1, 0}, small, apSmall), InputError);
 }
 
 TEST_P(UicGridStage, ShiftedWallsPutTheDoorInsideACellAndCountWhatLiesPastTheGridAsWall) {
@@ -189,8 +199,8 @@ TEST_P(UicGridStage, PartlyOpenFacesGiveTheDoorsExactWidthAndSliversAreWalls) {
     l.apx(4, 0) = 0.3f; l.apx(4, 1) = 1.f; l.apx(4, 2) = 1.f; l.apx(4, 3) = 0.2f;
     for (int j = 4; j < 8; ++j)
         for (int i = 4; i < 8; ++i) l.open(i, j) = i == 4 && j == 4 ? 0.4f : 0.f;
-    Field<std::uint8_t> blocked(3, 3, 7);
-    Field<Face4> ap(3, 3, Face4{-1.f, -1.f, -1.f, -1.f});
+    Field<std::uint8_t> blocked(2, 2, 7);
+    Field<Face4> ap(2, 2, Face4{-1.f, -1.f, -1.f, -1.f});
     l.walls(ex, UicLayout{4, 0, 0}, blocked, ap);
     EXPECT_FLOAT_EQ(ap(0, 0).e, 2.5f / 4.f);
     EXPECT_FLOAT_EQ(ap(1, 0).w, 2.5f / 4.f);
@@ -212,8 +222,8 @@ TEST_P(UicGridStage, RestrictionIsPersonsPerOpenAreaAndMassWeightedVelocity) {
     // UIC cell (1, 0): fine column 3 lies outside the box and holds stale values
     rho(2, 0) = 1.f; vel(2, 0) = Vel2{0.5f, 0.5f};
     rho(3, 0) = 100.f; vel(3, 0) = Vel2{9.f, 9.f};
-    Field<float> rhoOut(3, 2, -1.f);
-    Field<Vel2> velOut(3, 2, Vel2{-9.f, -9.f});
+    Field<float> rhoOut(2, 1, -1.f);
+    Field<Vel2> velOut(2, 1, Vel2{-9.f, -9.f});
     for (auto* f : {&rho}) f->toDevice(ex);
     vel.toDevice(ex); fineOpen.toDevice(ex); rhoOut.toDevice(ex); velOut.toDevice(ex);
     sim::uicRestrict(ex, UicLayout{2, 0, 0}, CellRange{0, 0, 3, 2}, CellRange{0, 0, 2, 1}, rho.view(ex), vel.view(ex),
@@ -254,8 +264,11 @@ TEST_P(UicGridStage, ProlongationCopiesEachUicCellToItsFineCells) {
     EXPECT_FLOAT_EQ(fine(4, 1), coarse(2, 0));
     EXPECT_FLOAT_EQ(fine(4, 2), coarse(2, 1));
     EXPECT_FLOAT_EQ(fine(3, 4), coarse(1, 1));
-    Field<float> wrong(2, 2, 0.f);
-    wrong.toDevice(ex);
+    // 2 x 2 UIC cells of 3 cover 5 x 5 fine cells unshifted, not shifted by 2
+    Field<float> two(2, 2, 0.f), wrong(1, 2, 0.f);
+    two.toDevice(ex); wrong.toDevice(ex);
+    EXPECT_NO_THROW(sim::uicProlong(ex, UicLayout{3, 0, 0}, two.view(ex), fine.view(ex)));
+    EXPECT_THROW(sim::uicProlong(ex, UicLayout{3, 2, 0}, two.view(ex), fine.view(ex)), InputError);
     EXPECT_THROW(sim::uicProlong(ex, UicLayout{3, 0, 0}, wrong.view(ex), fine.view(ex)), InputError);
     EXPECT_THROW(sim::uicProlong(ex, UicLayout{3, 3, 0}, coarse.view(ex), fine.view(ex)), InputError);
 }

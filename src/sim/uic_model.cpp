@@ -25,7 +25,7 @@ public:
         // the model's own fields, on the backend's side: the fine splat of
         // the preferred velocities, and the UIC grid (uic_grid.hpp)
         layout_ = UicLayout{uicFactor(s.scene.params.perception_radius, s.grid.h), 0, 0};
-        ug_ = uicGridAt(s.gi, layout_);
+        ug_ = uicGrid(s.gi, layout_.c, s.scene.params.pressure_grid_shift);
         meanPreferred_.assign(s.grid.nx, s.grid.ny, Vel2{});
         uicVelocity_.assign(ug_.nx, ug_.ny, Vel2{});
         corrected_.assign(ug_.nx, ug_.ny, Vel2{});
