@@ -62,10 +62,10 @@ public:
     }
 
 private:
-    /// The walls of the UIC grid's cells in @p box, from the scene's at
-    /// this step's shift.
+    /// The walls of the UIC grid's cells in @p box (clamped to the grid),
+    /// from the scene's at this step's shift.
     void updateWalls(SimState& s, const CellRange& box) {
-        uicWalls(s.ex, layout_, box.clampedTo(ug_.nx, ug_.ny), s.grid.open_fraction.view(s.ex),
+        uicWalls(s.ex, layout_, box, s.grid.open_fraction.view(s.ex),
                  s.grid.aperture_x.view(s.ex), s.grid.aperture_y.view(s.ex), uicBlocked_.view(s.ex),
                  uicAperture_.view(s.ex));
         wallsVersion_ = s.wallsVersion;
