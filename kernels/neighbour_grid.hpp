@@ -17,6 +17,7 @@
 
 #include "ccrowd/field.hpp"
 #include "ccrowd/hd.hpp"
+#include "portable_math.hpp"
 #include "stages.hpp"
 
 namespace ccrowd::sim {
@@ -96,9 +97,7 @@ struct NeighbourView {
 CC_HD inline void coincidentDirection(int lo, int hi, float& ux, float& uy) {
     unsigned hsh = static_cast<unsigned>(lo) * 2654435761u ^ (static_cast<unsigned>(hi) + 0x9e3779b9u) * 2246822519u;
     hsh ^= hsh >> 15;
-    const float theta = static_cast<float>(hsh >> 8) * (6.28318531f / 16777216.f);
-    ux = cosf(theta);
-    uy = sinf(theta);
+    portableUnitVector(static_cast<float>(hsh >> 8) * (1.f / 16777216.f), ux, uy);
 }
 
 /// Unit vector from agent o to agent k for their offset (dx, dy) at

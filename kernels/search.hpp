@@ -19,6 +19,7 @@
 #include "ccrowd/hd.hpp"
 #include "grid.hpp"
 #include "hash.hpp"
+#include "portable_math.hpp"
 #include "stages.hpp"
 #include "walls.hpp"
 
@@ -33,9 +34,7 @@ constexpr float kSearchStopped = 0.25f;
 /// backend and thread count.
 CC_HD inline void searchHeading(uint32_t seed, int id, int draw, float& ux, float& uy) {
     const uint32_t h = lowbias32(seed ^ (static_cast<uint32_t>(id) * 0x9e3779b9u) ^ (static_cast<uint32_t>(draw) * 0x85ebca6bu));
-    const float angle = 6.2831853f * static_cast<float>(h >> 8) * (1.f / 16777216.f);
-    ux = cosf(angle);
-    uy = sinf(angle);
+    portableUnitVector(static_cast<float>(h >> 8) * (1.f / 16777216.f), ux, uy);
 }
 
 /// A share of the heading below which nothing is left to slide along a

@@ -33,6 +33,7 @@
 #include "walls.hpp"
 #include "grid.hpp"
 #include "neighbour_grid.hpp"
+#include "portable_math.hpp"
 #include "stages.hpp"
 
 namespace ccrowd::sim {
@@ -80,7 +81,7 @@ CC_HD inline PairForce socialPairForce(const SocialForceParams& p, float dx, flo
     const float overlap = rij - d;                     // r_ij - d_ij
     const float g = overlap > 0.f ? overlap : 0.f;     // g(x) = max(x, 0)
     // psychological repulsion A exp((r_ij - d_ij)/B) plus body compression k g(r_ij - d_ij)
-    const float radial = p.A * expf(overlap / p.B) + p.k * g;
+    const float radial = p.A * portableExp(overlap / p.B) + p.k * g;
     // sliding friction kappa g(r_ij - d_ij) dv^t_ji t_ij
     const float dvt = dvx * tx + dvy * ty;
     const float tang = p.kappa * g * dvt;
@@ -101,7 +102,7 @@ CC_HD inline PairForce socialWallForce(const SocialForceParams& p, float dx, flo
     const float overlap = ri - d;                      // r_i - d_iw
     const float g = overlap > 0.f ? overlap : 0.f;
     // {A exp((r_i - d_iw)/B) + k g(r_i - d_iw)} n_iw
-    const float radial = p.A * expf(overlap / p.B) + p.k * g;
+    const float radial = p.A * portableExp(overlap / p.B) + p.k * g;
     // - kappa g(r_i - d_iw) (v_i . t_iw) t_iw
     const float tang = -p.kappa * g * (vx * tx + vy * ty);
     f.fx = radial * nx + tang * tx;

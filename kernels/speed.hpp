@@ -22,6 +22,7 @@
 #include "ccrowd/field.hpp"
 #include "eikonal_update.hpp"
 #include "grid.hpp"
+#include "portable_math.hpp"
 #include "ccrowd/hd.hpp"
 #include "stages.hpp"
 
@@ -32,7 +33,7 @@ namespace ccrowd::sim {
 /// @param rho Density. [Units: persons/m^2]  @return [Units: m/s]
 CC_HD inline float weidmannSpeed(const SpeedParams& p, float rho) {
     if (!(rho > 0.f)) return p.v0;
-    const float v = p.v0 * (1.f - expf(-p.gamma_fd * (1.f / rho - 1.f / p.rho_jam)));
+    const float v = p.v0 * (1.f - portableExp(-p.gamma_fd * (1.f / rho - 1.f / p.rho_jam)));
     return minf(maxf(v, p.eps), p.v0);
 }
 

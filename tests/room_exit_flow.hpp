@@ -14,9 +14,9 @@
 namespace ccrowd::test {
 
 /// Runs validate::roomExitFlow (200 persons, a 1 m door, flow between 10%
-/// and 70% out) with model.local @p local on 2 CPU threads; expects 70% out
-/// within 300 s and the specific flow within 1.0-2.0 persons/(m s), and
-/// prints it.
+/// and 70% out, four seeds) with model.local @p local on 2 CPU threads;
+/// expects 70% out within 300 s in every run and the mean specific flow
+/// within 1.0-2.0 persons/(m s), and prints it.
 inline void expectPedestrianDoorFlow(const std::string& local) {
     const validate::DoorFlowResult r = validate::roomExitFlow(Exec{Backend::Cpu, 2}, local);
     ASSERT_GE(r.exited, 140) << local << ": 70% not out by t = " << r.end_time << " s";

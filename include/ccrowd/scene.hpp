@@ -350,7 +350,7 @@ constexpr int kOrcaNeighbourLimit = 32;
 /// 2.7 m, two to three persons ahead; a longer horizon only narrows the
 /// permitted velocities in a crowd.
 struct OrcaSpec {
-    float time_horizon = 0.5f;      ///< tau: collisions with agents within this time are avoided (0.5 s: the door-flow calibration in scenes/README.md). [Units: s] [Limit: > 0, <= 100]
+    float time_horizon = 0.3f;      ///< tau: collisions with agents within this time are avoided (0.3 s: the door-flow calibration in scenes/README.md). [Units: s] [Limit: > 0, <= 100]
     float time_horizon_obst = 1.f;  ///< tau_obst: the same for walls (shorter: walls are also kept out by confinement). [Units: s] [Limit: > 0, <= 100]
     /// Centre distance within which agents are neighbours: above 0.8
     /// persons/m^2 the 10 nearest are within 2 m anyway, and the gather's

@@ -27,6 +27,11 @@ constexpr double kTimeLimit = 300.0;                      // give up after this 
 constexpr double kFirstShare = 0.1, kLastShare = 0.7;     // flow measured between these shares of exits
 constexpr double kSeriesSpecificMin = 1.2, kSeriesSpecificMax = 1.9;  // the width series' band [persons/(m s)]
 constexpr double kGridTolerance = 0.10;                   // flow change allowed between cell sizes
+/// Runs of the 1 m door room, one seed each: a single run's specific flow
+/// scatters by up to 20% under orca (0.61-1.35 persons/(m s) over 16 seeds
+/// at its defaults) and 3-8% under the other models, so one seed can pass
+/// or fail the band by luck; the mean of 4 carries half that scatter.
+constexpr int kRoomExitSeeds = 4;
 
 /// Runs @p sim until 70% have left (or 300 s) and measures the flow between
 /// the 10% and 70% exits into @p r; adds the "70% left" criterion.
@@ -65,24 +70,44 @@ DoorFlowResult roomExitFlow(const Exec& ex, const std::string& local) {
     DoorFlowResult r;
     r.title = std::string("Door flow (1 m door") + (local.empty() ? "" : ", " + local) + ")";
     r.description = "200 persons (2.5 /m^2) leave a 10 m x 10 m room through a 1 m door on a 0.25 m grid; the flow is "
-                    "measured from the exit times between 10% and 70% evacuated.";
+                    "measured from the exit times between 10% and 70% evacuated, averaged over " +
+                    std::to_string(kRoomExitSeeds) + " seeds (the scene's and the next ones).";
     r.source = "Specific flow through a 1 m door: handbooks ~1.3, Weidmann 1993 capacity 1.22, bottleneck experiments "
                "up to ~1.9 persons/(m s)";
     const std::string path = bundledScene("room_exit");
     r.scenes.push_back(SceneUse{"room_exit", path, ""});
     r.width = 1.0;
-    Scene scene = loadScene(path);
-    if (!local.empty()) scene.params.local = local;
-    Simulation sim(std::move(scene), ex);
-    // the door: the open cells of the east wall's first column (x = 10.1 m)
-    const SceneGrid& g = sim.grid();
-    int wallColumn = 0, row = 0;
-    g.cellOf(10.1f, 0.f, wallColumn, row);
-    r.open_cells = 0;
-    for (int j = 0; j < g.ny; ++j) r.open_cells += g.blocked(wallColumn, j) ? 0 : 1;
-    r.require("open door cells", std::to_string(r.open_cells), "4", r.open_cells == 4);
-    measureFlow(sim, r);
-    checkSpecific(r, "");
+    const Scene base = loadScene(path);
+    for (int k = 0; k < kRoomExitSeeds; ++k) {
+        Scene scene = base;
+        if (!local.empty()) scene.params.local = local;
+        scene.params.seed = base.params.seed + static_cast<std::uint64_t>(k);
+        Simulation sim(std::move(scene), ex);
+        if (k == 0) {
+            // the door: the open cells of the east wall's first column (x = 10.1 m)
+            const SceneGrid& g = sim.grid();
+            int wallColumn = 0, row = 0;
+            g.cellOf(10.1f, 0.f, wallColumn, row);
+            r.open_cells = 0;
+            for (int j = 0; j < g.ny; ++j) r.open_cells += g.blocked(wallColumn, j) ? 0 : 1;
+            r.require("open door cells", std::to_string(r.open_cells), "4", r.open_cells == 4);
+        }
+        // one run's flow; the result keeps the mean and every run's specific flow
+        DoorFlowResult run;
+        run.width = r.width;
+        measureFlow(sim, run);
+        for (const Criterion& c : run.criteria)
+            r.check(c.name + " (seed " + std::to_string(sim.scene().params.seed) + ")", c.measured, c.allowed, c.pass);
+        r.agents = run.agents;
+        r.needed = run.needed;
+        r.cell = run.cell;
+        r.exited = k == 0 ? run.exited : std::min(r.exited, run.exited);
+        r.end_time = std::max(r.end_time, run.end_time);
+        r.persons += run.persons / kRoomExitSeeds;
+        r.seed_specific.push_back(run.specific);
+    }
+    r.specific = r.persons / r.width;
+    checkSpecific(r, ", mean of the seeds");
     r.wall_seconds = clock.seconds();
     return r;
 }

@@ -53,7 +53,10 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
     report(v.room_exit);
     v.door_widths = doorWidthSeries(ex, {0.8, 1.0, 1.2, 1.4, 1.6, 2.0, 2.4}, {0.25, 0.125});
     report(v.door_widths);
-    v.grid_invariance = gridInvariance(ex, {0.0, 15.0, 30.0, 45.0}, {1, 2, 3});
+    // eight seeds per angle: one run's evacuation time scatters by about 2.8 s (2%), so the mean of three
+    // carried 1.6 s and the spread over the angles moved by a percent with any change of the arithmetic
+    // (4.6% and 5.1% on the CPU, 5.3% on an H200); the mean of eight carries 1 s
+    v.grid_invariance = gridInvariance(ex, {0.0, 15.0, 30.0, 45.0}, {1, 2, 3, 4, 5, 6, 7, 8});
     report(v.grid_invariance);
     for (const char* name : {"bottleneck", "room_exit"}) {
         v.uic.push_back(uicDensity(ex, name));
