@@ -39,12 +39,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "all_loops_parallel.hpp"
 #include "backends.hpp"
 #include "ccrowd/simulation.hpp"
+#include "kernels/fim_schedule.hpp"
 #include "kernels/pressure.hpp"
 #include "kernels/speed.hpp"
 #include "kernels/stages.hpp"
@@ -90,6 +92,31 @@ void checkCorridor(float h) {
     EXPECT_GE(speed, 0.98 * r.walker_speed);
     EXPECT_LE(speed, r.walker_speed * (1 + 1e-5));
     expectAllCriteriaPass(r);
+}
+
+TEST(Validation, EveryBackendRunsTheCasesWithTheCpusFimSchedule) {
+    // unset band and budget become the CPU's defaults; a scene's own stay
+    const Scene own = loadScene(validate::bundledScene("room_exit"));
+    ASSERT_LT(own.params.potential_band_tiles, 0.f);
+    ASSERT_EQ(own.params.potential_sweeps, 0);
+    const Scene pinned = validate::validationScene(own);
+    EXPECT_EQ(pinned.params.potential_band_tiles, kFimBandTilesCpu);
+    EXPECT_EQ(pinned.params.potential_sweeps, kFimSweepsCpu);
+    Scene set = own;
+    set.params.potential_band_tiles = 16.f;
+    set.params.potential_sweeps = 3;
+    EXPECT_EQ(validate::validationScene(set).params.potential_band_tiles, 16.f);
+    EXPECT_EQ(validate::validationScene(set).params.potential_sweeps, 3);
+    // on the CPU the pinned scene is the scene: the same agents, bit for bit, after 300 steps
+    Simulation a(own, kExec), b(pinned, kExec);
+    for (int k = 0; k < 300; ++k) {
+        a.step();
+        b.step();
+    }
+    const AgentSnapshot x = a.agents(), y = b.agents();
+    ASSERT_EQ(x.size(), y.size());
+    EXPECT_EQ(0, std::memcmp(x.x.data(), y.x.data(), x.x.size() * sizeof(float)));
+    EXPECT_EQ(0, std::memcmp(x.y.data(), y.y.data(), x.y.size() * sizeof(float)));
 }
 
 TEST(Validation, LoneWalkerCrossesTheCorridorIn26To34Seconds) { checkCorridor(0.25f); }

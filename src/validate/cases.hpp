@@ -29,6 +29,13 @@ namespace ccrowd::validate {
 /// tree and an installed tree work as for `ccrowd run`.
 std::string bundledScene(const std::string& name);
 
+/// @p scene as every case runs it, on every backend: the potential's FIM
+/// band and sweep budget, where the scene leaves them to the backend, are
+/// the CPU's defaults (kFimBandTilesCpu, kFimSweepsCpu), so that a GPU's
+/// run, computing the CPU's arithmetic (kernels/portable_math.hpp), takes
+/// the CPU's decisions and gives the CPU's report.
+Scene validationScene(Scene scene);
+
 /// The bundled scenes the cases run, in order (corridor, l_corner,
 /// room_exit, bottleneck, the three seed-003 scenes).
 std::vector<std::string> bundledSceneNames();

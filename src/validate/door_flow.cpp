@@ -82,7 +82,7 @@ DoorFlowResult roomExitFlow(const Exec& ex, const std::string& local) {
         Scene scene = base;
         if (!local.empty()) scene.params.local = local;
         scene.params.seed = base.params.seed + static_cast<std::uint64_t>(k);
-        Simulation sim(std::move(scene), ex);
+        Simulation sim(validationScene(std::move(scene)), ex);
         if (k == 0) {
             // the door: the open cells of the east wall's first column (x = 10.1 m)
             const SceneGrid& g = sim.grid();
@@ -162,7 +162,7 @@ DoorSeriesResult doorWidthSeries(const Exec& ex, const std::vector<double>& widt
             const std::string name = "room_door_" + formatValue(w, 1) + "m_h" + formatValue(cell, 3);
             d.scenes.push_back(SceneUse{name, "", text});
             r.scenes.push_back(d.scenes.back());
-            Simulation sim(parseScene(text, "room_door"), ex);
+            Simulation sim(validationScene(parseScene(text, "room_door")), ex);
 
             // the door's faces carry its width exactly, not a whole number of cells
             const std::string door = ", " + formatValue(w, 1) + " m door, " + grid;

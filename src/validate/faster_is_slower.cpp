@@ -53,7 +53,7 @@ FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& s
     for (double v : speeds) {
         const std::string text = fasterIsSlowerScene(v), name = "faster_is_slower_" + formatValue(v, 1) + "mps";
         r.scenes.push_back(SceneUse{name, "", text});
-        Simulation sim(parseScene(text, name), ex);
+        Simulation sim(validationScene(parseScene(text, name)), ex);
         r.require("persons placed at " + formatValue(v, 1, "m/s"), std::to_string(sim.agentCount()),
                   std::to_string(kPersons), sim.agentCount() == kPersons);
         // run until everyone left (or the limit)

@@ -28,7 +28,7 @@ constexpr int kSampleEvery = 10;          // steps between samples (0.5 s at dt 
 /// [2, 6] s (after the start from rest, before the crowd's ends reach it).
 FundamentalPoint measure(const Exec& ex, double rho, const std::string& local) {
     // the corridor under the operational model local ("": uic)
-    Simulation sim(parseScene(densityCorridorScene(rho, local), "density_corridor"), ex);
+    Simulation sim(validationScene(parseScene(densityCorridorScene(rho, local), "density_corridor")), ex);
     const double area = (kSectionX1 - kSectionX0) * kCorridorWidth;
     FundamentalPoint m;
     m.target = rho;

@@ -125,7 +125,7 @@ EvacuationRun turnedRoomRun(const Exec& ex, double degrees, int seed) {
     e.angle = degrees;
     e.seed = seed;
     e.label = "turned " + formatValue(degrees, 0) + " degrees, seed " + std::to_string(seed);
-    Simulation sim(parseScene(turnedRoomScene(degrees, seed), turnedRoomName(degrees, seed)), ex);
+    Simulation sim(validationScene(parseScene(turnedRoomScene(degrees, seed), turnedRoomName(degrees, seed))), ex);
     evacuate(sim, true, e);
     return e;
 }
@@ -186,7 +186,7 @@ GridInvarianceResult gridInvariance(const Exec& ex, const std::vector<double>& a
             const std::string name = std::string(room.name[0] == 'o' ? "one" : "four") + "_door_room_h" +
                                      formatValue(cells[c], 3);
             r.scenes.push_back(SceneUse{name, "", text});
-            Simulation sim(parseScene(text, name), ex);
+            Simulation sim(validationScene(parseScene(text, name)), ex);
             evacuate(sim, false, e[c]);
             checkEveryoneLeft(r, e[c]);
             r.halved.push_back(e[c]);

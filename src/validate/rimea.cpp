@@ -38,7 +38,7 @@ CorridorResult corridorCrossing(const Exec& ex, float cell, const std::string& l
     Scene scene = loadScene(path);
     scene.cell = cell;
     if (!local.empty()) scene.params.local = local;
-    Simulation sim(std::move(scene), ex);
+    Simulation sim(validationScene(std::move(scene)), ex);
     r.agents = sim.agentCount();
     const AgentSnapshot first = sim.agents();
     if (first.size() > 0) {
@@ -75,7 +75,7 @@ LCornerResult lCorner(const Exec& ex, const std::string& local) {
 
     Scene scene = loadScene(path);
     if (!local.empty()) scene.params.local = local;
-    Simulation sim(std::move(scene), ex);
+    Simulation sim(validationScene(std::move(scene)), ex);
     r.agents = sim.agentCount();
     const SceneGrid& g = sim.grid();
     r.min_clearance = std::numeric_limits<double>::infinity();

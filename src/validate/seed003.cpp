@@ -43,7 +43,7 @@ Seed003Result seed003Scene(const Exec& ex, const std::string& name) {
     const std::string path = bundledScene(name);
     r.scenes.push_back(SceneUse{name, path, ""});
 
-    Simulation sim(loadScene(path), ex);
+    Simulation sim(validationScene(loadScene(path)), ex);
     const Scene& sc = sim.scene();
     const SceneGrid& g = sim.grid();
     r.d_min = sc.params.d_min;

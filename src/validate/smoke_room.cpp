@@ -63,7 +63,7 @@ SmokeRoomResult smokeRoom(const Exec& ex, const std::vector<double>& panics, con
             const std::string text = smokeRoomScene(p, seed);
             const std::string name = "smoke_room_p" + formatValue(p, 1) + "_seed" + std::to_string(seed);
             r.scenes.push_back(SceneUse{name, "", text});
-            Simulation sim(parseScene(text, name), ex);
+            Simulation sim(validationScene(parseScene(text, name)), ex);
             if (seed == seeds.front() && p == panics.front())
                 r.require("persons placed", std::to_string(sim.agentCount()), std::to_string(kPersons),
                           sim.agentCount() == kPersons);

@@ -29,7 +29,7 @@ UicDensityResult uicDensity(const Exec& ex, const std::string& name) {
     const std::string path = bundledScene(name);
     r.scenes.push_back(SceneUse{name, path, ""});
 
-    Simulation sim(loadScene(path), ex);
+    Simulation sim(validationScene(loadScene(path)), ex);
     const LocalDensity density(sim.grid(), kLocalDensityRadius);
     r.rho_limit = sim.scene().params.rho_limit;
     r.d_min = sim.scene().params.d_min;
