@@ -29,33 +29,36 @@ CC_HD CC_FORCEINLINE float portablePow2(int m) {
 
 /// e^x, within 1.001 ulps of the exact value for normal results (measured
 /// against double precision in tests/test_portable_math.cpp; the C
-/// library's is within 0.502 computing in double), +inf above
-/// 89, 0 below -104 (the smallest float is e^-103.3), NaN for NaN.
-/// Range reduction x = k ln 2 + r, |r| <= ln 2 / 2, with ln 2 split in a
-/// head of 9 significant bits (k ln2_hi is exact for |k| < 2^15) and a
-/// tail; e^r by its Taylor series to r^7 (truncation below 1e-8 of the
-/// value, a fifth of an ulp); the result scaled by 2^k in two exact
-/// halves, so that results in the subnormal range round once.
-CC_HD inline float portableExp(float x) {
-    if (!(x == x)) return x;  // NaN
-    if (x > 89.f) return INFINITY;
-    if (x < -104.f) return 0.f;
-    // k = nearest integer to x / ln 2
-    const float kf = floorf(x * 1.44269504f + 0.5f);
+/// library's is within 0.502 computing in double), +inf above 88.73, 0
+/// below -103.98 (the smallest float is e^-103.3), NaN for NaN. Range
+/// reduction x = k ln 2 + r, |r| <= ln 2 / 2, with ln 2 split in a head of 9
+/// significant bits (k ln2_hi is exact for |k| < 2^15) and a tail; e^r by
+/// its Taylor series to r^7 (truncation below 1e-8 of the value, a fifth
+/// of an ulp) in Estrin's order (three short chains, not one of six
+/// dependent steps); the result scaled by 2^k in two exact halves, so that
+/// results in the subnormal range round once. No branch: the argument is
+/// clamped to [-104, 89], where the scaling rounds to 0 and overflows to
+/// +inf, and a NaN is passed through at the end.
+CC_HD CC_HOST_NOINLINE float portableExp(float x) {
+    // clamp (a NaN to -104: no float-to-int conversion of a NaN, whose result differs between backends)
+    float xc = x > -104.f ? x : -104.f;
+    xc = xc < 89.f ? xc : 89.f;
+    // k = nearest integer to x / ln 2 (adding and taking away 1.5 2^23 rounds to an integer, ties to even:
+    // no floorf, whose conversion to int GCC would turn into a library call)
+    const float kf = (xc * 1.44269504f + 12582912.f) - 12582912.f;
     const int k = static_cast<int>(kf);
     // r = x - k ln 2, ln 2 = 0.693359375 - 2.12194440054690583e-4
-    const float r = (x - kf * 0.693359375f) + kf * 2.12194440e-4f;
-    // e^r = 1 + r + r^2 (1/2 + r (1/6 + r (1/24 + r (1/120 + r (1/720 + r / 5040)))))
-    float p = 1.98412698e-4f;
-    p = p * r + 1.38888889e-3f;
-    p = p * r + 8.33333333e-3f;
-    p = p * r + 4.16666667e-2f;
-    p = p * r + 1.66666667e-1f;
-    p = p * r + 0.5f;
-    const float y = 1.f + (r + (r * r) * p);
+    const float r = (xc - kf * 0.693359375f) + kf * 2.12194440e-4f;
+    // e^r = 1 + r + r^2 (1/2 + r/6 + r^2/24 + r^3/120 + r^4/720 + r^5/5040)
+    const float r2 = r * r;
+    const float a = 0.5f + r * 1.66666667e-1f, b = 4.16666667e-2f + r * 8.33333333e-3f,
+                c = 1.38888889e-3f + r * 1.98412698e-4f;
+    const float q = a + r2 * (b + r2 * c);
+    const float y = 1.f + (r + r2 * q);
     // times 2^k, k in [-150, 129]: two factors each in the normal range
     const int k1 = k / 2, k2 = k - k1;
-    return (y * portablePow2(k1)) * portablePow2(k2);
+    const float e = (y * portablePow2(k1)) * portablePow2(k2);
+    return x == x ? e : x;
 }
 
 /// Unit vector (cos, sin) of the angle 2 pi @p turns, for @p turns in
