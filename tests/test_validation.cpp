@@ -39,12 +39,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "all_loops_parallel.hpp"
 #include "backends.hpp"
+#include "same_run.hpp"
 #include "ccrowd/simulation.hpp"
 #include "kernels/fim_schedule.hpp"
 #include "kernels/pressure.hpp"
@@ -109,14 +109,7 @@ TEST(Validation, EveryBackendRunsTheCasesWithTheCpusFimSchedule) {
     EXPECT_EQ(validate::validationScene(set).params.potential_sweeps, 3);
     // on the CPU the pinned scene is the scene: the same agents, bit for bit, after 300 steps
     Simulation a(own, kExec), b(pinned, kExec);
-    for (int k = 0; k < 300; ++k) {
-        a.step();
-        b.step();
-    }
-    const AgentSnapshot x = a.agents(), y = b.agents();
-    ASSERT_EQ(x.size(), y.size());
-    EXPECT_EQ(0, std::memcmp(x.x.data(), y.x.data(), x.x.size() * sizeof(float)));
-    EXPECT_EQ(0, std::memcmp(x.y.data(), y.y.data(), x.y.size() * sizeof(float)));
+    test::expectSameRun(a, b, 300);
 }
 
 TEST(Validation, LoneWalkerCrossesTheCorridorIn26To34Seconds) { checkCorridor(0.25f); }
