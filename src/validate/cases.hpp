@@ -9,9 +9,10 @@
 /// Set-ups are the cheap ones of the test suite: the density corridor is
 /// 4 m x 60 m with a 30 m crowd measured over 2-6 s in its middle 10 m; the
 /// rooms of the width series are 10 m x 10 m with 200 persons on a 0.2 m
-/// grid, run until 70% have left. One CPU thread is deterministic and, on a
-/// small loaded machine, fastest; results are bitwise identical for any
-/// thread count (tests/test_simulation.cpp, Determinism).
+/// grid, run until 70% have left. A case's independent runs go to the
+/// Exec's CPU threads, one thread per run (run_pool.hpp); results are
+/// bitwise identical for any thread count (tests/test_simulation.cpp,
+/// Determinism; tests/test_run_pool.cpp).
 
 #include <functional>
 #include <string>

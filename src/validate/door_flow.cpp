@@ -16,6 +16,7 @@
 
 #include "ccrowd/scene.hpp"
 #include "cases.hpp"
+#include "run_pool.hpp"
 #include "stopwatch.hpp"
 
 namespace ccrowd::validate {
@@ -79,26 +80,31 @@ DoorFlowResult roomExitFlow(const Exec& ex, const std::string& local) {
     r.scenes.push_back(SceneUse{"room_exit", path, ""});
     r.width = 1.0;
     const Scene base = loadScene(path);
-    for (int k = 0; k < kRoomExitSeeds; ++k) {
+    // the seeds' runs, at once where the backend allows
+    struct Run { DoorFlowResult flow; std::uint64_t seed = 0; int open_cells = 0; };
+    const std::vector<Run> runs = mapRuns<Run>(ex, kRoomExitSeeds, [&](const Exec& runEx, int k) {
         Scene scene = base;
         if (!local.empty()) scene.params.local = local;
         scene.params.seed = base.params.seed + static_cast<std::uint64_t>(k);
-        Simulation sim(validationScene(std::move(scene)), ex);
-        if (k == 0) {
-            // the door: the open cells of the east wall's first column (x = 10.1 m)
-            const SceneGrid& g = sim.grid();
-            int wallColumn = 0, row = 0;
-            g.cellOf(10.1f, 0.f, wallColumn, row);
-            r.open_cells = 0;
-            for (int j = 0; j < g.ny; ++j) r.open_cells += g.blocked(wallColumn, j) ? 0 : 1;
-            r.require("open door cells", std::to_string(r.open_cells), "4", r.open_cells == 4);
-        }
-        // one run's flow; the result keeps the mean and every run's specific flow
-        DoorFlowResult run;
-        run.width = r.width;
-        measureFlow(sim, run);
+        Simulation sim(validationScene(std::move(scene)), runEx);
+        Run run;
+        run.seed = sim.scene().params.seed;
+        // the door: the open cells of the east wall's first column (x = 10.1 m)
+        const SceneGrid& g = sim.grid();
+        int wallColumn = 0, row = 0;
+        g.cellOf(10.1f, 0.f, wallColumn, row);
+        for (int j = 0; j < g.ny; ++j) run.open_cells += g.blocked(wallColumn, j) ? 0 : 1;
+        run.flow.width = r.width;
+        measureFlow(sim, run.flow);
+        return run;
+    });
+    r.open_cells = runs.front().open_cells;
+    r.require("open door cells", std::to_string(r.open_cells), "4", r.open_cells == 4);
+    // the result keeps the mean and every run's specific flow
+    for (int k = 0; k < kRoomExitSeeds; ++k) {
+        const DoorFlowResult& run = runs[k].flow;
         for (const Criterion& c : run.criteria)
-            r.check(c.name + " (seed " + std::to_string(sim.scene().params.seed) + ")", c.measured, c.allowed, c.pass);
+            r.check(c.name + " (seed " + std::to_string(runs[k].seed) + ")", c.measured, c.allowed, c.pass);
         r.agents = run.agents;
         r.needed = run.needed;
         r.cell = run.cell;
@@ -151,43 +157,46 @@ DoorSeriesResult doorWidthSeries(const Exec& ex, const std::vector<double>& widt
     r.source = "Flow grows with the door width; specific flow 1.2-1.9 persons/(m s) at every width (handbooks ~1.3, "
                "bottleneck experiments up to ~1.9) and within 10% between cell sizes (issue 12: results that do not "
                "depend on the grid)";
-    for (double cell : cells) {
-        double previous = 0.0;
-        const std::string grid = formatValue(cell, 3, "m") + " cells";
-        for (double w : widths) {
-            const Stopwatch doorClock;
-            DoorFlowResult d;
-            d.title = "Door " + formatValue(w, 1) + " m, " + grid;
-            d.width = w;
-            const std::string text = roomWithDoorScene(w, cell);
-            const std::string name = "room_door_" + formatValue(w, 1) + "m_h" + formatValue(cell, 3);
-            d.scenes.push_back(SceneUse{name, "", text});
-            r.scenes.push_back(d.scenes.back());
-            Simulation sim(validationScene(parseScene(text, "room_door")), ex);
-
-            // the door's faces carry its width exactly, not a whole number of cells
-            const std::string door = ", " + formatValue(w, 1) + " m door, " + grid;
-            const double open = openLengthAlong(sim.grid(), 10.0);
-            d.require("door width on the grid" + door, formatValue(open, 4, "m"), formatValue(w, 4, "m") + " +- 0.001",
-                      std::fabs(open - w) <= 1e-3);
-
-            // flow, then the criteria on it
-            measureFlow(sim, d);
-            d.criteria.back().name += door;
-            d.check("specific flow" + door, formatValue(d.specific, 3, "persons/(m s)"), "1.2-1.9 persons/(m s)",
-                    d.specific >= kSeriesSpecificMin && d.specific <= kSeriesSpecificMax);
-            d.check("flow grows with width" + door, formatValue(d.persons, 3, "persons/s"),
-                    "> " + formatValue(previous, 3, "persons/s") + (previous > 0 ? " (previous door)" : ""),
-                    d.persons > previous);
-            previous = d.persons;
-            d.wall_seconds = doorClock.seconds();
-            r.criteria.insert(r.criteria.end(), d.criteria.begin(), d.criteria.end());
-            r.preconditions.insert(r.preconditions.end(), d.preconditions.begin(), d.preconditions.end());
-            r.doors.push_back(std::move(d));
-        }
-    }
-    // each width's flow on every finer grid against the first grid's
+    // every door on every grid, at once where the backend allows
     const std::size_t n = widths.size();
+    std::vector<DoorFlowResult> doors = mapRuns<DoorFlowResult>(ex, static_cast<int>(cells.size() * n), [&](const Exec& runEx, int k) {
+        const Stopwatch doorClock;
+        const double cell = cells[k / n], w = widths[k % n];
+        const std::string grid = formatValue(cell, 3, "m") + " cells";
+        DoorFlowResult d;
+        d.title = "Door " + formatValue(w, 1) + " m, " + grid;
+        d.width = w;
+        const std::string text = roomWithDoorScene(w, cell);
+        d.scenes.push_back(SceneUse{"room_door_" + formatValue(w, 1) + "m_h" + formatValue(cell, 3), "", text});
+        Simulation sim(validationScene(parseScene(text, "room_door")), runEx);
+
+        // the door's faces carry its width exactly, not a whole number of cells
+        const std::string door = ", " + formatValue(w, 1) + " m door, " + grid;
+        const double open = openLengthAlong(sim.grid(), 10.0);
+        d.require("door width on the grid" + door, formatValue(open, 4, "m"), formatValue(w, 4, "m") + " +- 0.001",
+                  std::fabs(open - w) <= 1e-3);
+
+        // flow, then the criteria on it
+        measureFlow(sim, d);
+        d.criteria.back().name += door;
+        d.check("specific flow" + door, formatValue(d.specific, 3, "persons/(m s)"), "1.2-1.9 persons/(m s)",
+                d.specific >= kSeriesSpecificMin && d.specific <= kSeriesSpecificMax);
+        d.wall_seconds = doorClock.seconds();
+        return d;
+    });
+    // the flow grows with the width on each grid
+    for (std::size_t k = 0; k < doors.size(); ++k) {
+        DoorFlowResult& d = doors[k];
+        const double previous = k % n ? doors[k - 1].persons : 0.0;
+        d.check("flow grows with width, " + formatValue(d.width, 1) + " m door, " + formatValue(cells[k / n], 3, "m") + " cells",
+                formatValue(d.persons, 3, "persons/s"),
+                "> " + formatValue(previous, 3, "persons/s") + (previous > 0 ? " (previous door)" : ""), d.persons > previous);
+        r.scenes.push_back(d.scenes.back());
+        r.criteria.insert(r.criteria.end(), d.criteria.begin(), d.criteria.end());
+        r.preconditions.insert(r.preconditions.end(), d.preconditions.begin(), d.preconditions.end());
+    }
+    r.doors = std::move(doors);
+    // each width's flow on every finer grid against the first grid's
     for (std::size_t c = 1; c < cells.size(); ++c)
         for (std::size_t k = 0; k < n; ++k) {
             const DoorFlowResult& a = r.doors[k];

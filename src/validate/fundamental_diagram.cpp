@@ -11,6 +11,7 @@
 
 #include "ccrowd/scene.hpp"
 #include "cases.hpp"
+#include "run_pool.hpp"
 #include "stopwatch.hpp"
 
 namespace ccrowd::validate {
@@ -96,8 +97,12 @@ FundamentalDiagramResult fundamentalDiagram(const Exec& ex, const std::vector<do
                     "can seed.";
     r.source = "Weidmann 1993 (U. Weidmann, Transporttechnik der Fussgaenger, IVT ETH Zurich); reported beside it: "
                "SFPE Handbook (Nelson and Mowrer, emergency movement: v = 1.40 (1 - 0.266 rho) m/s)";
-    for (double rho : densities) {
-        const FundamentalPoint m = measure(ex, rho, local);
+    // every density's corridor, at once where the backend allows
+    const std::vector<FundamentalPoint> points = mapRuns<FundamentalPoint>(
+        ex, static_cast<int>(densities.size()), [&](const Exec& runEx, int k) { return measure(runEx, densities[k], local); });
+    for (std::size_t k = 0; k < densities.size(); ++k) {
+        const double rho = densities[k];
+        const FundamentalPoint& m = points[k];
         r.points.push_back(m);
         r.scenes.push_back(SceneUse{"density_corridor_rho" + formatValue(rho, 1) + (local.empty() ? "" : "_" + local), "",
                                     densityCorridorScene(rho, local)});

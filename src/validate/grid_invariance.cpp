@@ -15,6 +15,7 @@
 #include "body_checks.hpp"
 #include "ccrowd/scene.hpp"
 #include "cases.hpp"
+#include "run_pool.hpp"
 #include "stopwatch.hpp"
 
 namespace ccrowd::validate {
@@ -65,6 +66,11 @@ void evacuate(Simulation& sim, bool bodies, EvacuationRun& r) {
 /// Name of the turned room's scene at @p degrees with @p seed.
 std::string turnedRoomName(double degrees, int seed) {
     return "turned_room_" + formatValue(degrees, 0) + "deg_seed" + std::to_string(seed);
+}
+
+/// Name of the room @p file ("one", "four") with doors on cells of @p cell [m].
+std::string halvedRoomName(const char* file, double cell) {
+    return std::string(file) + "_door_room_h" + formatValue(cell, 3);
 }
 
 /// Adds the "everyone left" criterion of run @p e to @p r.
@@ -141,14 +147,39 @@ GridInvarianceResult gridInvariance(const Exec& ex, const std::vector<double>& a
     r.source = "Issue 12: the grid must not change the answer. Evacuation times within 5% over the angles and when the "
                "cells halve; no body inside a wall polygon, turned or not";
 
+    // the rooms whose cells halve: one door, four doors, each on both grids
+    struct Room { const char* name; const char* file; std::string (*scene)(double); };
+    const Room allRooms[] = {{"one-door room", "one", [](double h) { return roomWithDoorScene(1.0, h); }},
+                             {"four-door room", "four", fourDoorRoomScene}};
+    std::vector<Room> rooms(allRooms, allRooms + (fourDoors ? 2 : 1));
+    const double cells[2] = {0.25, 0.125};
+
+    // every run at once where the backend allows: each room on each grid
+    // first (the four-door room's 1000 persons take longest: started last,
+    // one thread ran it alone), then the turned room at every angle with
+    // every seed
+    const int turnedRuns = static_cast<int>(angles.size() * seeds.size());
+    const int halvedRuns = 2 * static_cast<int>(rooms.size());
+    const std::vector<EvacuationRun> runs = mapRuns<EvacuationRun>(ex, halvedRuns + turnedRuns, [&](const Exec& runEx, int k) {
+        if (k >= halvedRuns)
+            return turnedRoomRun(runEx, angles[(k - halvedRuns) / seeds.size()], seeds[(k - halvedRuns) % seeds.size()]);
+        const Room& room = rooms[k / 2];
+        const double cell = cells[k % 2];
+        EvacuationRun e;
+        e.label = std::string(room.name) + ", " + formatValue(cell, 3, "m") + " cells";
+        Simulation sim(validationScene(parseScene(room.scene(cell), halvedRoomName(room.file, cell))), runEx);
+        evacuate(sim, false, e);
+        return e;
+    });
+
     // the turned room: every angle with every seed
     r.angles = angles;
-    for (double deg : angles) {
+    for (std::size_t a = 0; a < angles.size(); ++a) {
         double sum = 0.0;
         int done = 0;
-        for (int seed : seeds) {
-            const EvacuationRun e = turnedRoomRun(ex, deg, seed);
-            r.scenes.push_back(SceneUse{turnedRoomName(deg, seed), "", turnedRoomScene(deg, seed)});
+        for (std::size_t k = 0; k < seeds.size(); ++k) {
+            const EvacuationRun& e = runs[halvedRuns + a * seeds.size() + k];
+            r.scenes.push_back(SceneUse{turnedRoomName(angles[a], seeds[k]), "", turnedRoomScene(angles[a], seeds[k])});
             checkEveryoneLeft(r, e);
             // where a body overlapped, to find why
             const std::string where = e.min_clearance < -kBodyTolerance
@@ -172,27 +203,16 @@ GridInvarianceResult gridInvariance(const Exec& ex, const std::vector<double>& a
                 "<= " + formatValue(100.0 * kAngleSpread, 0, "%"), all && spread <= kAngleSpread);
     }
 
-    // halving the cell size: one door, four doors
-    struct Room { const char* name; std::string (*scene)(double); };
-    const Room rooms[] = {{"one-door room", [](double h) { return roomWithDoorScene(1.0, h); }},
-                          {"four-door room", fourDoorRoomScene}};
-    for (const Room& room : rooms) {
-        if (room.scene == fourDoorRoomScene && !fourDoors) continue;
-        EvacuationRun e[2];
-        const double cells[2] = {0.25, 0.125};
+    // halving the cell size: the evacuation time on both grids
+    for (std::size_t m = 0; m < rooms.size(); ++m) {
+        const EvacuationRun* e = &runs[2 * m];
         for (int c = 0; c < 2; ++c) {
-            e[c].label = std::string(room.name) + ", " + formatValue(cells[c], 3, "m") + " cells";
-            const std::string text = room.scene(cells[c]);
-            const std::string name = std::string(room.name[0] == 'o' ? "one" : "four") + "_door_room_h" +
-                                     formatValue(cells[c], 3);
-            r.scenes.push_back(SceneUse{name, "", text});
-            Simulation sim(validationScene(parseScene(text, name)), ex);
-            evacuate(sim, false, e[c]);
+            r.scenes.push_back(SceneUse{halvedRoomName(rooms[m].file, cells[c]), "", rooms[m].scene(cells[c])});
             checkEveryoneLeft(r, e[c]);
             r.halved.push_back(e[c]);
         }
         const double change = e[0].time > 0.0 && e[1].time > 0.0 ? e[1].time / e[0].time - 1.0 : 1.0;
-        r.check(std::string("evacuation time, ") + room.name + ", 0.125 m against 0.250 m cells",
+        r.check(std::string("evacuation time, ") + rooms[m].name + ", 0.125 m against 0.250 m cells",
                 formatValue(100.0 * change, 1, "%"), "within +-5%", std::fabs(change) <= kHalvingTolerance);
     }
     r.wall_seconds = clock.seconds();

@@ -14,6 +14,7 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "cases.hpp"
+#include "run_pool.hpp"
 #include "stopwatch.hpp"
 
 namespace ccrowd::validate {
@@ -24,6 +25,11 @@ constexpr int kPersons = 90;
 constexpr double kLimit = 150.0;        // persons out are counted at this time [s]
 constexpr double kEqualShare = 0.6;     // p = 0: the busier exit's share, at most
 constexpr double kOneExitShare = 0.7;   // p = 1: the busier exit's share, at least
+
+/// Name of the room's scene with panic @p panic and seed @p seed.
+std::string smokeRoomName(double panic, int seed) {
+    return "smoke_room_p" + formatValue(panic, 1) + "_seed" + std::to_string(seed);
+}
 
 }  // namespace
 
@@ -57,25 +63,32 @@ SmokeRoomResult smokeRoom(const Exec& ex, const std::vector<double>& panics, con
     r.panics = panics;
     r.seeds = static_cast<int>(seeds.size());
     r.limit = kLimit;
-    for (double p : panics) {
+    // every panic with every seed, at once where the backend allows: persons placed, out of each exit
+    struct Run { int placed = 0, south = 0, north = 0; };
+    const std::size_t n = seeds.size();
+    const std::vector<Run> runs = mapRuns<Run>(ex, static_cast<int>(panics.size() * n), [&](const Exec& runEx, int k) {
+        const double p = panics[k / n];
+        const int seed = seeds[k % n];
+        Simulation sim(validationScene(parseScene(smokeRoomScene(p, seed), smokeRoomName(p, seed))), runEx);
+        Run run;
+        run.placed = sim.agentCount();
+        while (sim.exitedTotal() < kPersons && sim.time() < kLimit - 1e-9) sim.step();
+        // which exit: the south one below the room's middle
+        for (const ExitRecord& e : sim.exits()) (e.y < 7.5f ? run.south : run.north)++;
+        return run;
+    });
+    r.require("persons placed", std::to_string(runs.front().placed), std::to_string(kPersons), runs.front().placed == kPersons);
+    for (std::size_t a = 0; a < panics.size(); ++a) {
         double out = 0.0, busier = 0.0;
-        for (int seed : seeds) {
-            const std::string text = smokeRoomScene(p, seed);
-            const std::string name = "smoke_room_p" + formatValue(p, 1) + "_seed" + std::to_string(seed);
-            r.scenes.push_back(SceneUse{name, "", text});
-            Simulation sim(validationScene(parseScene(text, name)), ex);
-            if (seed == seeds.front() && p == panics.front())
-                r.require("persons placed", std::to_string(sim.agentCount()), std::to_string(kPersons),
-                          sim.agentCount() == kPersons);
-            while (sim.exitedTotal() < kPersons && sim.time() < kLimit - 1e-9) sim.step();
-            // which exit: the south one below the room's middle
-            int south = 0, north = 0;
-            for (const ExitRecord& e : sim.exits()) (e.y < 7.5f ? south : north)++;
-            out += south + north;
-            busier += south + north > 0 ? static_cast<double>(std::max(south, north)) / (south + north) : 0.0;
+        for (std::size_t k = 0; k < n; ++k) {
+            r.scenes.push_back(SceneUse{smokeRoomName(panics[a], seeds[k]), "", smokeRoomScene(panics[a], seeds[k])});
+            const Run& run = runs[a * n + k];
+            const int both = run.south + run.north;
+            out += both;
+            busier += both > 0 ? static_cast<double>(std::max(run.south, run.north)) / both : 0.0;
         }
-        r.escaped.push_back(out / static_cast<double>(seeds.size()));
-        r.busier_share.push_back(busier / static_cast<double>(seeds.size()));
+        r.escaped.push_back(out / static_cast<double>(n));
+        r.busier_share.push_back(busier / static_cast<double>(n));
     }
     const std::size_t last = panics.size() - 1;
     // individualists use both exits alike, herds crowd into one
