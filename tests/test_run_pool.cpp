@@ -97,16 +97,16 @@ void expectSameCriteria(const std::vector<validate::Criterion>& a, const std::ve
 }
 
 TEST(RunPool, DoorSeriesOnTwoThreadsGivesTheReportOfOne) {
-    // three doors whose runs take different times (the narrow door longest), on one grid
-    const std::vector<double> widths{0.8, 1.6, 2.4}, cells{0.25};
+    // two doors, on one grid (the wide ones: the shortest runs)
+    const std::vector<double> widths{1.6, 2.4}, cells{0.25};
     const validate::DoorSeriesResult one = validate::doorWidthSeries(Exec{Backend::Cpu, 1}, widths, cells);
     const validate::DoorSeriesResult two = validate::doorWidthSeries(Exec{Backend::Cpu, 2}, widths, cells);
     expectSameCriteria(one.criteria, two.criteria);
     expectSameCriteria(one.preconditions, two.preconditions);
-    ASSERT_EQ(one.doors.size(), 3u);
-    ASSERT_EQ(two.doors.size(), 3u);
+    ASSERT_EQ(one.doors.size(), 2u);
+    ASSERT_EQ(two.doors.size(), 2u);
     ASSERT_EQ(one.scenes.size(), two.scenes.size());
-    for (std::size_t k = 0; k < 3; ++k) {
+    for (std::size_t k = 0; k < 2; ++k) {
         EXPECT_EQ(two.doors[k].width, widths[k]);
         EXPECT_EQ(one.doors[k].persons, two.doors[k].persons) << widths[k] << " m door";
         EXPECT_EQ(one.doors[k].end_time, two.doors[k].end_time) << widths[k] << " m door";
@@ -114,7 +114,7 @@ TEST(RunPool, DoorSeriesOnTwoThreadsGivesTheReportOfOne) {
         EXPECT_EQ(one.scenes[k].json, two.scenes[k].json);
     }
     // the doors differ, so a run's result in another run's place would show
-    EXPECT_LT(one.doors[0].persons, one.doors[2].persons);
+    EXPECT_LT(one.doors[0].persons, one.doors[1].persons);
 }
 
 }  // namespace
