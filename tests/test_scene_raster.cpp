@@ -170,6 +170,30 @@ TEST(SceneRaster, WallsNeverLeak) {
     }
 }
 
+TEST(SceneRaster, SameLayersForAnyThreadCount) {
+    // turned walls cut many cells (the rows' clipping and the faces' overlaps go to the threads)
+    Scene s = sceneWith(20, 20, 0.25f, rectPoly(18, 9, 19, 11), rectPoly(1, 1, 3, 3));
+    for (double angle : {15.0, 40.0, 70.0}) s.obstacles.push_back(strip(10, 10, angle, 12, 0.3));
+    const SceneGrid base = rasterizeScene(s, 1);
+    int cut = 0;
+    for (int j = 0; j < base.ny; ++j)
+        for (int i = 0; i < base.nx; ++i) cut += base.open_fraction(i, j) > 0.f && base.open_fraction(i, j) < 1.f;
+    EXPECT_GT(cut, 100);
+    for (int threads : {2, 3, 0}) {
+        const SceneGrid g = rasterizeScene(s, threads);
+        ASSERT_EQ(g.nx, base.nx);
+        ASSERT_EQ(g.ny, base.ny);
+        for (int j = 0; j < g.ny; ++j)
+            for (int i = 0; i < g.nx; ++i) {
+                EXPECT_EQ(g.open_fraction(i, j), base.open_fraction(i, j)) << threads << " threads, cell " << i << ", " << j;
+                EXPECT_EQ(g.aperture_x(i, j), base.aperture_x(i, j)) << threads << " threads, x face " << i << ", " << j;
+                EXPECT_EQ(g.aperture_y(i, j), base.aperture_y(i, j)) << threads << " threads, y face " << i << ", " << j;
+                EXPECT_EQ(g.blocked(i, j), base.blocked(i, j)) << threads << " threads, cell " << i << ", " << j;
+            }
+        EXPECT_EQ(g.walls.size(), base.walls.size()) << threads << " threads";
+    }
+}
+
 TEST(SceneRaster, OneMetreDoorKeepsThreeOpenCells) {
     // A 0.5 m thick wall with a 1 m gap, on a 0.25 m grid, at sub-cell offsets
     // of the door and of the wall, horizontal and vertical.

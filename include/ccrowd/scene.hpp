@@ -564,13 +564,15 @@ IncidentSpec parseIncident(const std::string& text, const Scene& scene, const st
 /// no open cell, a goal is unreachable from a group's spawn cells or a
 /// source's region, or a group's count cannot fit in its spawn regions
 /// (see spawnCapacity in placement.hpp).
-SceneGrid rasterizeScene(const Scene& scene);
+/// @param threads CPU threads of its loops, as Exec::threads [Limit: >= 0, 0 = OpenMP's default]
+SceneGrid rasterizeScene(const Scene& scene, int threads = 0);
 
 /// The same layers without the checks (group_count stays empty): the
 /// environment as events change it, where a closed door may cut people off
 /// from their goal, or cover a goal's cells. Closed barriers block like
 /// obstacles (so they do in rasterizeScene).
-SceneGrid rasterizeEnvironment(const Scene& scene);
+/// @param threads CPU threads of its loops, as Exec::threads [Limit: >= 0, 0 = OpenMP's default]
+SceneGrid rasterizeEnvironment(const Scene& scene, int threads = 0);
 
 /// The discomfort layer alone (SceneGrid::discomfort: per cell the largest
 /// g of the regions over its centre, 0 elsewhere), as an event that changes

@@ -106,7 +106,7 @@ void rasterizeDiscomfort(const Scene& s, Field<float>& out) {
     }
 }
 
-SceneGrid rasterizeEnvironment(const Scene& scene) {
+SceneGrid rasterizeEnvironment(const Scene& scene, int threads) {
     // closed barriers block like obstacles
     Scene withBarriers;
     const bool anyClosed = std::any_of(scene.barriers.begin(), scene.barriers.end(), [](const BarrierSpec& b) { return b.closed; });
@@ -148,7 +148,7 @@ SceneGrid rasterizeEnvironment(const Scene& scene) {
     for (std::size_t c = 0; c < planWalls.size(); ++c) blocked[c] |= planWalls.host()[c];
 
     // Sub-cell geometry: open fractions, face apertures and wall edges, exact from the polygons.
-    scene_detail::rasterizeGeometry(s, g, planWalls, grid);
+    scene_detail::rasterizeGeometry(s, g, planWalls, grid, threads);
     // Faces the fields treat as walls: thin walls, and gaps narrower than the smallest body.
     scene_detail::closeFaces(grid, 2.f * smallestBodyRadius(s));
 
@@ -190,8 +190,8 @@ SceneGrid rasterizeEnvironment(const Scene& scene) {
     return grid;
 }
 
-SceneGrid rasterizeScene(const Scene& s) {
-    SceneGrid grid = rasterizeEnvironment(s);
+SceneGrid rasterizeScene(const Scene& s, int threads) {
+    SceneGrid grid = rasterizeEnvironment(s, threads);
     // Goals reachable, counts fit: fail before anything runs.
     scene_detail::checkGrid(s, grid);
     return grid;

@@ -36,8 +36,9 @@ void applyFloorPlan(const Scene& scene, int k, const geom::GridGeom& g, Field<st
 /// apertures and wall edges from the scene's polygons, floor-plan walls
 /// (@p planWalls, [Size: nx*ny]) closing whole cells. Throws InputError
 /// naming /walkable and /obstacles when the polygons cannot be combined.
+/// @p threads: CPU threads of its loops, as Exec::threads (0 = OpenMP's default).
 void rasterizeGeometry(const Scene& scene, const geom::GridGeom& g, const Field<std::uint8_t>& planWalls,
-                       SceneGrid& grid);
+                       SceneGrid& grid, int threads);
 
 /// Grid-level checks (scene_checks.cpp): goals cover open cells, spawn and
 /// source regions have open cells and reach their goals, counts fit.

@@ -25,6 +25,7 @@
 #include <boost/geometry/algorithms/intersection.hpp>
 #include <boost/geometry/algorithms/within.hpp>
 
+#include "ccrowd/backend.hpp"
 #include "ccrowd/error.hpp"
 #include "kernels/walls.hpp"
 #include "subcell.hpp"
@@ -124,7 +125,7 @@ void markCutColumns(const BRegion& band, const geom::GridGeom& g, double y0, dou
 }  // namespace
 
 void rasterizeSubcell(const geom::BRegion& region, const geom::GridGeom& g, const Field<std::uint8_t>& planWalls,
-                      SceneGrid& grid) {
+                      SceneGrid& grid, int threads) {
     const int nx = g.nx, ny = g.ny;
     const double h = g.h;
     grid.open_fraction.assign(nx, ny, 0.f);
@@ -165,7 +166,7 @@ void rasterizeSubcell(const geom::BRegion& region, const geom::GridGeom& g, cons
     };
     // an exception must not leave an OpenMP region: the first one is kept and rethrown
     std::string failure;
-    #pragma omp parallel for schedule(dynamic, 4)
+    #pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
     for (int j = 0; j < ny; ++j) {
         try {
             rasterRow(j);
@@ -204,7 +205,7 @@ void rasterizeSubcell(const geom::BRegion& region, const geom::GridGeom& g, cons
         return static_cast<float>(std::clamp(overlapLength(touched(ia, ja, sa), touched(ib, jb, sb)) / h, 0.0, 1.0));
     };
     // x faces: E of (i - 1, j) against W of (i, j); y faces: N of (i, j - 1) against S of (i, j); grid edges stay closed
-    #pragma omp parallel for schedule(dynamic, 16)
+    #pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
     for (int j = 0; j < ny; ++j) {
         for (int i = 1; i < nx; ++i) grid.aperture_x(i, j) = aperture(i - 1, j, 0, i, j, 1);
         if (j > 0)
@@ -238,10 +239,10 @@ std::vector<WallSegment> wallEdges(const geom::BRegion& region, const geom::Grid
 }
 
 void rasterizeGeometry(const Scene& scene, const geom::GridGeom& g, const Field<std::uint8_t>& planWalls,
-                       SceneGrid& grid) {
+                       SceneGrid& grid, int threads) {
     try {
         const geom::BRegion region = geom::sceneOpenRegion(scene);
-        rasterizeSubcell(region, g, planWalls, grid);
+        rasterizeSubcell(region, g, planWalls, grid, cpuThreads(Exec{Backend::Cpu, threads}));
         grid.walls = wallEdges(region, g, planWalls);
     } catch (const InputError&) {
         throw;

@@ -14,8 +14,9 @@ namespace ccrowd::scene_detail {
 /// Fills grid.open_fraction, grid.aperture_x and grid.aperture_y (see
 /// SceneGrid) from @p region on grid @p g; cells marked in @p planWalls
 /// (floor-plan walls, [Size: nx*ny]) close whole with their four faces.
+/// Rows go to @p threads CPU threads [Limit: >= 1]; the result is the same for any count.
 void rasterizeSubcell(const geom::BRegion& region, const geom::GridGeom& g, const Field<std::uint8_t>& planWalls,
-                      SceneGrid& grid);
+                      SceneGrid& grid, int threads);
 
 /// The wall edges of @p region (its rings: shells counter-clockwise and
 /// holes clockwise, so the open side is on every edge's left) and of the

@@ -64,7 +64,9 @@ void rasterizeAhead(SimState& s) {
         t += dt;
         if (!advanceTimeline(next, tl, t, motionQuantum(s)).walls) continue;
         s.pendingEnvironment.key = environmentKey(next);
-        s.pendingEnvironment.grid = std::async(std::launch::async, [scene = std::move(next)] { return rasterizeEnvironment(scene); });
+        s.pendingEnvironment.grid = std::async(std::launch::async, [scene = std::move(next), threads = s.ex.threads] {
+            return rasterizeEnvironment(scene, threads);
+        });
         return;
     }
 }
@@ -77,7 +79,7 @@ void applyWalls(SimState& s) {
     if (pending.grid.valid() && pending.key == environmentKey(s.scene)) grid = pending.grid.get();
     else {
         if (pending.grid.valid()) pending.grid.get();  // a state the timeline did not lead to: drop it
-        grid = rasterizeEnvironment(s.scene);
+        grid = rasterizeEnvironment(s.scene, s.ex.threads);
     }
     // the discomfort of now (events at this time may have set it after the walls were foreseen)
     rasterizeDiscomfort(s.scene, grid.discomfort);

@@ -46,7 +46,7 @@ void setGoalSources(const Scene& scene, const SceneGrid& grid, int goal, Eikonal
 }
 
 SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(e) {
-    grid = rasterizeScene(scene);
+    grid = rasterizeScene(scene, ex.threads);
     gi = grid.info();
     groups.resize(scene.groups.size());
     for (std::size_t g = 0; g < groups.size(); ++g) groups[g].name = scene.groups[g].name;
