@@ -88,7 +88,8 @@ void addValidateCommand(CLI::App& app, Commands& commands) {
         "(panic p 0-1, two exits), seed 003's three scenes (every group arrives, 0.9 d_min kept, nobody in an obstacle) "
         "and every operational model on RiMEA 1 and 6. Prints one PASS/FAIL line per criterion (measured vs "
         "allowed) and writes DIR/report.md with the criteria table, run information, the scene files used and PNG "
-        "plots; generated scenes go to DIR/scenes/. Takes about a minute and a half on 2 cores: a case's runs (seeds, angles, doors, densities) go to the CPU threads, one run per thread. Exit status: 0 all criteria "
+        "plots; generated scenes go to DIR/scenes/. Takes about a minute and a half on 2 cores: a case's runs "
+        "(seeds, angles, doors, densities) go to the CPU threads, one run per thread. Exit status: 0 all criteria "
         "pass, 1 any fails, 2 bad input (an unwritable --out, an "
         "existing report without --force, --backend cuda without a usable GPU, a missing bundled scene).");
     struct Args {

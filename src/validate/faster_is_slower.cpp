@@ -24,9 +24,6 @@ constexpr double kLimit = 600.0;   // give up after this [s]
 constexpr double kRise = 1.15;     // the fastest speed's time over the minimum, at least
 constexpr int kPersons = 200;
 
-/// Name of the room's scene at desired speed @p v0 [m/s].
-std::string fasterIsSlowerName(double v0) { return "faster_is_slower_" + formatValue(v0, 1) + "mps"; }
-
 }  // namespace
 
 std::string fasterIsSlowerScene(double v0) {
@@ -56,8 +53,9 @@ FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& s
     bool allLeft = true;
     // every desired speed's room, at once where the backend allows: persons placed and out, the last exit, the end
     struct Run { int placed = 0; long long exited = 0; double last = -1.0, end = 0.0; };
+    for (double v : speeds) r.scenes.push_back(SceneUse{"faster_is_slower_" + formatValue(v, 1) + "mps", "", fasterIsSlowerScene(v)});
     const std::vector<Run> runs = mapRuns<Run>(ex, static_cast<int>(speeds.size()), [&](const Exec& runEx, int k) {
-        Simulation sim(validationScene(parseScene(fasterIsSlowerScene(speeds[k]), fasterIsSlowerName(speeds[k]))), runEx);
+        Simulation sim(validationScene(parseScene(r.scenes[k].json, r.scenes[k].name)), runEx);
         Run run;
         run.placed = sim.agentCount();
         // run until everyone left (or the limit)
@@ -70,7 +68,6 @@ FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& s
     for (std::size_t k = 0; k < speeds.size(); ++k) {
         const double v = speeds[k];
         const Run& run = runs[k];
-        r.scenes.push_back(SceneUse{fasterIsSlowerName(v), "", fasterIsSlowerScene(v)});
         r.require("persons placed at " + formatValue(v, 1, "m/s"), std::to_string(run.placed), std::to_string(kPersons),
                   run.placed == kPersons);
         const bool all = run.exited == kPersons;

@@ -1,11 +1,11 @@
 #pragma once
 /// @file run_pool.hpp
 /// A validation case's independent simulation runs (seeds, angles, doors,
-/// models), several at once on the CPU backend: each run on one thread,
+/// densities), several at once on the CPU backend: each run on one thread,
 /// as many runs at a time as the case's Exec has threads. Every run is
 /// deterministic and the results come back in run order, so the report is
-/// the same for any thread count (tests/test_validation.cpp,
-/// Validation.ConcurrentRunsGiveTheSequentialReport). These scenes are
+/// the same for any thread count (tests/test_run_pool.cpp,
+/// RunPool.DoorSeriesOnTwoThreadsGivesTheReportOfOne). These scenes are
 /// small (200-1000 persons): one thread per run keeps both cores busy,
 /// where two threads in one run spent most of their time waiting.
 

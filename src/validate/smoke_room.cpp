@@ -26,11 +26,6 @@ constexpr double kLimit = 150.0;        // persons out are counted at this time 
 constexpr double kEqualShare = 0.6;     // p = 0: the busier exit's share, at most
 constexpr double kOneExitShare = 0.7;   // p = 1: the busier exit's share, at least
 
-/// Name of the room's scene with panic @p panic and seed @p seed.
-std::string smokeRoomName(double panic, int seed) {
-    return "smoke_room_p" + formatValue(panic, 1) + "_seed" + std::to_string(seed);
-}
-
 }  // namespace
 
 std::string smokeRoomScene(double panic, int seed) {
@@ -66,10 +61,11 @@ SmokeRoomResult smokeRoom(const Exec& ex, const std::vector<double>& panics, con
     // every panic with every seed, at once where the backend allows: persons placed, out of each exit
     struct Run { int placed = 0, south = 0, north = 0; };
     const std::size_t n = seeds.size();
+    for (double p : panics)
+        for (int seed : seeds)
+            r.scenes.push_back(SceneUse{"smoke_room_p" + formatValue(p, 1) + "_seed" + std::to_string(seed), "", smokeRoomScene(p, seed)});
     const std::vector<Run> runs = mapRuns<Run>(ex, static_cast<int>(panics.size() * n), [&](const Exec& runEx, int k) {
-        const double p = panics[k / n];
-        const int seed = seeds[k % n];
-        Simulation sim(validationScene(parseScene(smokeRoomScene(p, seed), smokeRoomName(p, seed))), runEx);
+        Simulation sim(validationScene(parseScene(r.scenes[k].json, r.scenes[k].name)), runEx);
         Run run;
         run.placed = sim.agentCount();
         while (sim.exitedTotal() < kPersons && sim.time() < kLimit - 1e-9) sim.step();
@@ -81,7 +77,6 @@ SmokeRoomResult smokeRoom(const Exec& ex, const std::vector<double>& panics, con
     for (std::size_t a = 0; a < panics.size(); ++a) {
         double out = 0.0, busier = 0.0;
         for (std::size_t k = 0; k < n; ++k) {
-            r.scenes.push_back(SceneUse{smokeRoomName(panics[a], seeds[k]), "", smokeRoomScene(panics[a], seeds[k])});
             const Run& run = runs[a * n + k];
             const int both = run.south + run.north;
             out += both;
