@@ -31,6 +31,17 @@ CC_HD inline float eikonalTwoSided(float a, float A, float b, float B) {
     return p < maxf(a, b) ? INFINITY : p;
 }
 
+/// min(@p m, eikonalTwoSided(a, A, b, B)) for a running minimum @p m of
+/// one-sided values: the root is never below max(a, b) (eikonalTwoSided
+/// returns +inf then), so when m <= max(a, b) it cannot win and its square
+/// root and division are skipped. The same bits as the minimum itself; in a
+/// crowd's potential most pairs have a neighbour a face cost or more above
+/// the other, and their root is never computed.
+CC_HD inline float eikonalWithTwoSided(float m, float a, float A, float b, float B) {
+    if (!(m > maxf(a, b))) return m;
+    return minf(m, eikonalTwoSided(a, A, b, B));
+}
+
 /// Isotropic two-sided update (all four faces cost A): with d = a - b,
 /// |d| >= A gives the one-sided min(a, b) + A, else the root of
 /// (phi - a)^2 + (phi - b)^2 = A^2, phi = (a + b + sqrt(2 A^2 - d^2)) / 2,
@@ -56,7 +67,7 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
     if (c.e == c.w && c.n == c.s) {
         const float a = minf(pE, pW), b = minf(pN, pS), A = c.e * h, B = c.n * h;
         if (A == B) return eikonalIsotropic(a, b, A);
-        return minf(minf(a + A, b + B), eikonalTwoSided(a, A, b, B));
+        return eikonalWithTwoSided(minf(a + A, b + B), a, A, b, B);
     }
     // anisotropic: in y the neighbour with the lower one-sided value, in x
     // both: the lower of the two pairs' roots is the root of the x term's
@@ -65,12 +76,12 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
     const float hE = c.e * h, hW = c.w * h, hN = c.n * h, hS = c.s * h;
     const bool north = pN + hN <= pS + hS;
     const float b = north ? pN : pS, B = north ? hN : hS, b2 = north ? pS : pN, B2 = north ? hS : hN;
-    const float r = minf(minf(minf(pE + hE, pW + hW), b + B), minf(eikonalTwoSided(pE, hE, b, B), eikonalTwoSided(pW, hW, b, B)));
+    const float r = eikonalWithTwoSided(eikonalWithTwoSided(minf(minf(pE + hE, pW + hW), b + B), pE, hE, b, B), pW, hW, b, B);
     // r is the root when the chosen y line dominates at r (then the Godunov
     // sum equals the pairs', one of which is 1 at r); else every pair: r
     // holds those of y, the other y neighbour's are added
     if ((r - b2) * B <= (r - b) * B2) return r;
-    return minf(minf(r, b2 + B2), minf(eikonalTwoSided(pE, hE, b2, B2), eikonalTwoSided(pW, hW, b2, B2)));
+    return eikonalWithTwoSided(eikonalWithTwoSided(minf(r, b2 + B2), pE, hE, b2, B2), pW, hW, b2, B2);
 }
 
 /// Potential of cell M from its four neighbours' potentials (+inf when

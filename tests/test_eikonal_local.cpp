@@ -161,6 +161,34 @@ TEST(EikonalLocal, IsotropicShortcutGivesTheBitsOfTheGeneralUpdate) {
     EXPECT_GT(shortcut, 100000);
 }
 
+TEST(EikonalLocal, SkippedTwoSidedRootsGiveTheBitsOfTheFullMinimum) {
+    // eikonalWithTwoSided leaves the root out when the running minimum m is
+    // at or below max(a, b); over one-sided minima of every size, +inf
+    // neighbours and anisotropic costs it must give min(m, root) bit for bit
+    std::mt19937 rng(23u);
+    std::uniform_real_distribution<float> u(0.f, 1.f);
+    auto logUniform = [&](float lo, float hi) {
+        return std::exp(std::uniform_real_distribution<float>(std::log(lo), std::log(hi))(rng));
+    };
+    int skipped = 0, computed = 0;
+    for (int k = 0; k < 400000; ++k) {
+        const float A = logUniform(1e-3f, 1e2f), B = logUniform(1e-3f, 1e2f);
+        const float base = 100.f * u(rng), spread = 2.f * std::max(A, B);
+        const float a = u(rng) < 0.1f ? kInf : base + spread * u(rng);
+        const float b = u(rng) < 0.1f ? kInf : base + spread * u(rng);
+        // the caller's minimum holds a + A and b + B, and sometimes less
+        float m = std::min(a + A, b + B);
+        if (k % 3 == 1) m = std::min(m, base + spread * u(rng));
+        if (k % 7 == 3) m = kInf;
+        const float full = std::min(m, eikonalTwoSided(a, A, b, B)), skip = eikonalWithTwoSided(m, a, A, b, B);
+        (m > std::max(a, b) ? computed : skipped) += 1;
+        ASSERT_EQ(bitsOf(skip), bitsOf(full)) << "m " << m << ", a " << a << " A " << A << ", b " << b << " B " << B;
+    }
+    // both branches were exercised
+    EXPECT_GT(skipped, 50000);
+    EXPECT_GT(computed, 50000);
+}
+
 TEST(EikonalLocal, IsotropicMatchesDefinition) {
     Sampler smp(13u, true);
     for (int k = 0; k < 200000; ++k) {
