@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include <thrust/scan.h>
 #include <thrust/system/omp/execution_policy.h>
@@ -71,29 +72,38 @@ AgentRecord readRecord(const Exec& ex, const AgentViews& a, int fieldCount, Agen
     return r;
 }
 
-/// Scatter of one column's kept values to their slots through @p scratch, then back.
+/// A 4-byte column's kept values scattered to their slots in @p scratch
+/// (its type's), which then becomes the column (the two swap storage, on the
+/// device too): nothing is copied back.
 template <class T>
-void compactThrough(const Exec& ex, AgentSortBuffers& sort, View1<T> column, View1<T> scratch, int kept) {
-    forEachIndex(ex, column.n, CompactKernel<T>{sort.key.view(ex), sort.order.view(ex), column, scratch});
-    forEachIndex(ex, kept, CopyKernel<T>{scratch, column});
+void compactBySwap(const Exec& ex, AgentSortBuffers& sort, Array<T>& column, Array<T>& scratch) {
+    scratch.resize(column.size());
+    const View1<T> out = scratch.view(ex);
+    forEachIndex(ex, column.size(), CompactKernel<T>{sort.key.view(ex), sort.order.view(ex), column.view(ex), out});
+    std::swap(column, scratch);
 }
-/// compactThrough() of a float column with the float scratch, of an int one with the int scratch.
-void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace&, View1<float> c, int kept) {
-    compactThrough<float>(ex, sort, c, sort.scratch.view(ex), kept);
+/// compactBySwap() of a float column with the float scratch, of an int one with the int scratch.
+void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace&, Array<float>& c, int) {
+    compactBySwap(ex, sort, c, sort.scratch);
 }
-void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, View1<int> c, int kept) {
-    compactThrough<int>(ex, sort, c, ws.intScratch.view(ex), kept);
+void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, Array<int>& c, int) {
+    compactBySwap(ex, sort, c, ws.intScratch);
 }
-/// A 16-bit column through the int scratch's first half.
-void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, View1<std::int16_t> c, int kept) {
-    compactThrough<std::int16_t>(ex, sort, c, View1<std::int16_t>{reinterpret_cast<std::int16_t*>(ws.intScratch.view(ex).data), c.n}, kept);
+/// A 16-bit column through the int scratch's first half and back (no
+/// 16-bit scratch of its own: issue 11's 64 bytes per agent).
+void compactColumn(const Exec& ex, AgentSortBuffers& sort, ExitSpawnWorkspace& ws, Array<std::int16_t>& c, int kept) {
+    ws.intScratch.resize(c.size());
+    const View1<std::int16_t> a = c.view(ex), tmp{reinterpret_cast<std::int16_t*>(ws.intScratch.view(ex).data), a.n};
+    forEachIndex(ex, a.n, CompactKernel<std::int16_t>{sort.key.view(ex), sort.order.view(ex), a, tmp});
+    forEachIndex(ex, kept, CopyKernel<std::int16_t>{tmp, a});
 }
 
 }  // namespace
 
-AgentRecord advanceRoutes(const Exec& ex, const AgentViews& a, const GridInfo& g, View1<const std::uint8_t> goalMasks,
+AgentRecord advanceRoutes(const Exec& ex, AgentColumns<Array>& cols, const GridInfo& g, View1<const std::uint8_t> goalMasks,
                           const RouteTable& route, const CellRange& active, const UnitGate& gate, int fieldCount,
                           AgentSortBuffers& sort, ExitSpawnWorkspace& ws, std::vector<ExitRow>& left) {
+    const AgentViews a = viewsOf(ex, cols);
     const int n = a.n;
     // 0. social units: their members and arrivals at waypoints
     if (gate.unitOfId.n > 0) {
@@ -109,11 +119,8 @@ AgentRecord advanceRoutes(const Exec& ex, const AgentViews& a, const GridInfo& g
     forEachIndex(ex, n, ExitRowKernel{a, sort.key.view(ex), sort.order.view(ex), ws.rows.view(ex)});
     ws.rows.toHost(ex, device::Payload::Record);
     left.insert(left.end(), ws.rows.vector().begin(), ws.rows.vector().end());
-    // 5. every column compacted in place, stable
-    sort.scratch.resize(n);
-    ws.intScratch.resize(n);
-    AgentViews cols = a;
-    forEachColumn(cols, [&](auto column) { compactColumn(ex, sort, ws, column, r.kept); });
+    // 5. every column compacted, stable
+    forEachColumn(cols, [&](auto& column) { compactColumn(ex, sort, ws, column, r.kept); });
     return r;
 }
 

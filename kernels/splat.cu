@@ -4,7 +4,9 @@
 /// C++ compiler (OpenMP, Thrust's OMP system) otherwise.
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 
 #include <thrust/reduce.h>
 #include <thrust/system/omp/execution_policy.h>
@@ -34,23 +36,29 @@ void checkSize(const View2<T>& v, const GridInfo& g, const char* name) {
                                   std::to_string(g.nx) + "x" + std::to_string(g.ny)));
 }
 
-/// Permutes one agent array into sorted order through @p scratch.
+/// A 4-byte column into sorted order: gathered into @p scratch (its type's
+/// scratch), which then becomes the column (the two swap storage, on the
+/// device too), so nothing is copied back. The old column is the scratch now.
 template <class T>
-void permute(const Exec& ex, View1<const int> order, View1<T> a, View1<T> scratch) {
-    forEachIndex(ex, a.n, PermuteKernel<T>{order, a, scratch});
-    forEachIndex(ex, a.n, CopyKernel<T>{scratch, a});
+void permuteBySwap(const Exec& ex, View1<const int> order, Array<T>& column, Array<T>& scratch) {
+    const View1<T> out = scratch.view(ex);
+    forEachIndex(ex, order.n, PermuteKernel<T>{order, column.view(ex), out});
+    std::swap(column, scratch);
 }
-/// permute() of a float column through the float scratch, of an int column
-/// through the int one.
-void permuteColumn(const Exec& ex, View1<const int> order, View1<float> a, View1<float> fs, View1<int>) {
-    permute<float>(ex, order, a, fs);
+/// Every column type's way into sorted order: floats through the float
+/// scratch, ints through the int one (both swapped in)...
+void permuteColumn(const Exec& ex, View1<const int> order, Array<float>& c, Array<float>& fs, Array<int>&) {
+    permuteBySwap(ex, order, c, fs);
 }
-void permuteColumn(const Exec& ex, View1<const int> order, View1<int> a, View1<float>, View1<int> is) {
-    permute<int>(ex, order, a, is);
+void permuteColumn(const Exec& ex, View1<const int> order, Array<int>& c, Array<float>&, Array<int>& is) {
+    permuteBySwap(ex, order, c, is);
 }
-/// A 16-bit column through the int scratch's first half.
-void permuteColumn(const Exec& ex, View1<const int> order, View1<std::int16_t> a, View1<float>, View1<int> is) {
-    permute<std::int16_t>(ex, order, a, View1<std::int16_t>{reinterpret_cast<std::int16_t*>(is.data), a.n});
+/// ... and a 16-bit column through the int scratch's first half and back
+/// (no 16-bit scratch of its own: issue 11's 64 bytes per agent).
+void permuteColumn(const Exec& ex, View1<const int> order, Array<std::int16_t>& c, Array<float>&, Array<int>& is) {
+    const View1<std::int16_t> a = c.view(ex), tmp{reinterpret_cast<std::int16_t*>(is.view(ex).data), a.n};
+    forEachIndex(ex, a.n, PermuteKernel<std::int16_t>{order, a, tmp});
+    forEachIndex(ex, a.n, CopyKernel<std::int16_t>{tmp, a});
 }
 
 /// max(a, b) of densities (never NaN: the reduction is order-independent).
@@ -60,9 +68,9 @@ struct MaxDensityOp {
 
 }  // namespace
 
-void sortAgents(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRange& boxIn, SplatWorkspace& ws) {
+void sortAgents(const Exec& ex, AgentColumns<Array>& cols, const GridInfo& g, const CellRange& boxIn, SplatWorkspace& ws) {
     const CellRange box = boxIn.clampedTo(g.nx, g.ny);
-    const int n = a.n;
+    const int n = cols.x.size();
     // size the workspace (device copies grow on first view)
     ws.sort.key.resize(n);
     ws.sort.order.resize(n);
@@ -74,16 +82,15 @@ void sortAgents(const Exec& ex, const AgentViews& a, const GridInfo& g, const Ce
     const View1<int> begin = ws.begin.view(ex), end = ws.end.view(ex);
     // 1. stencil origin per agent; 2. stable sort of agent indices by it
     if (n > 0) {
-        forEachIndex(ex, n, SplatKeyKernel{g, a.x, a.y, key, order});
+        forEachIndex(ex, n, SplatKeyKernel{g, cols.x.view(ex), cols.y.view(ex), key, order});
         sortByKey(ex, key.data, order.data, n, g.nx * g.ny + 1, "splat");
     }
     // 3. sorted range of every stencil origin the box's cells gather from
     const CellRange origins{std::max(box.i0 - 1, 0), std::max(box.j0 - 1, 0), box.i1, box.j1};
     forEachCell(ex, origins, SplatClearKernel{g, begin, end});
     forEachIndex(ex, n, SplatBoundsKernel{g, key, begin, end});
-    // 4. every agent array into sorted order (the keys are no longer needed: scratch for the ints)
-    const View1<float> fs = ws.sort.scratch.view(ex);
-    forEachColumn(a, [&](auto column) { permuteColumn(ex, order, column, fs, key); });
+    // 4. every column into sorted order (the keys are no longer needed: the ints' scratch)
+    forEachColumn(cols, [&](auto& column) { permuteColumn(ex, order, column, ws.sort.scratch, ws.sort.key); });
 }
 
 void splat(const Exec& ex, const AgentViews& a, View1<const float> ux, View1<const float> uy, const GridInfo& g,
@@ -94,7 +101,7 @@ void splat(const Exec& ex, const AgentViews& a, View1<const float> ux, View1<con
         throw InputError(fieldMessage("splat.u", std::to_string(ux.n) + "/" + std::to_string(uy.n),
                                       "per-agent vector size differs from the agent count", std::to_string(a.n)));
     const CellRange box = boxIn.clampedTo(g.nx, g.ny);
-    if (!box.empty() && (ws.begin.size() != g.nx * g.ny || ws.sort.key.size() != a.n))
+    if (!box.empty() && (ws.begin.size() != g.nx * g.ny || ws.sort.order.size() != a.n))
         throw Error("splat: the workspace was not prepared by sortAgents() for these agents and this grid");
     // 5. gather per cell (zero outside the box)
     const View1<const int> begin = ws.begin.view(ex), end = ws.end.view(ex);

@@ -8,9 +8,12 @@
 ///   2. sort agent indices by key (stable, Thrust);
 ///   3. per cell: the sorted range [begin, end) of each key (cleared, then
 ///      set by the sorted agents that start / end a run of equal keys);
-///   4. permute every agent array into sorted order (through a scratch
-///      array), so the agents themselves are stored by cell: no sorted
-///      copies, and later per-agent stages read the grid with locality.
+///   4. every agent column into sorted order: a 4-byte column is gathered
+///      into the scratch of its type, which becomes the column (their
+///      storage swapped: nothing copied back); a 16-bit one goes through
+///      the int scratch and back. The agents themselves are stored by
+///      cell: no sorted copies, and later per-agent stages read the grid
+///      with locality.
 /// splat():
 ///   5. per cell: gather from the four stencil origins (i-1..i, j-1..j) in a
 ///      fixed order, so sums do not depend on threads or scheduling.
@@ -30,7 +33,8 @@ namespace ccrowd::sim {
 /// the device copies are used and the host copies only hold the size.
 struct SplatWorkspace {
     /// key: stencil origin cell i0 + j0*nx per agent (nx*ny = outside the
-    /// grid), then reused as the scratch of the int arrays' permutation.
+    /// grid), then the int columns' scratch (step 4 swaps storage with them:
+    /// it ends holding an old column's); scratch: the float columns'.
     AgentSortBuffers sort;
     Array<int> begin, end;  ///< Range [begin, end) of sorted agents whose stencil origin is the cell. [Size: nx*ny]
 };
@@ -87,7 +91,7 @@ struct SplatKeyKernel {
     }
 };
 
-/// Step 4a: out[s] = in[order[s]] (one agent array into sorted order).
+/// Step 4: out[s] = in[order[s]] (one agent column into sorted order).
 template <class T>
 struct PermuteKernel {
     View1<const int> order;
@@ -96,7 +100,7 @@ struct PermuteKernel {
     CC_HD void operator()(int s) const { out[s] = in[order[s]]; }
 };
 
-/// Step 4b: copies the permuted array back.
+/// Step 4, 16-bit columns: copies the permuted column back.
 template <class T>
 struct CopyKernel {
     View1<const T> in;

@@ -30,13 +30,22 @@ struct AgentViews : AgentColumns<View1> {
     int n = 0;  ///< Agents. [Limit: >= 0]
 };
 
+/// Views of every column of @p cols on @p ex's side (nothing is copied;
+/// n = cols.x.size()).
+inline AgentViews viewsOf(const Exec& ex, AgentColumns<Array>& cols) {
+    AgentViews v;
+    v.n = cols.x.size();
+    forEachColumnPair(cols, v, [&](auto& column, auto& view) { view = column.view(ex); });
+    return v;
+}
+
 /// Per-agent buffers of an agent sort, shared by the splat (sort by cell)
 /// and the separation (sort by neighbour cell), which run at different
 /// times of the step. On the CUDA backend the device copies are used.
 struct AgentSortBuffers {
     Array<int> key;        ///< Sort key per agent. [Size: agents]
     Array<int> order;      ///< Agent index per sorted slot. [Size: agents]
-    Array<float> scratch;  ///< Permutation buffer of sortAgents(). [Size: agents]
+    Array<float> scratch;  ///< Float columns' permutation buffer of sortAgents() (swapped with them). [Size: agents]
 };
 
 /// Fundamental diagram and speed-field parameters (Treuille 2006 §4.2;
@@ -92,12 +101,14 @@ CellRange activeBox(const Exec& ex, const AgentViews& a, const GridInfo& g, floa
 struct SplatWorkspace;
 
 /// Sorts the agents by the lower-left cell of their bilinear stencil (agents
-/// outside the grid last): every array of @p a is permuted in place, stable
-/// (ties keep their order), so the result does not depend on threads. Then
-/// records, for every stencil origin the cells of @p box gather from, its
-/// range of sorted agents, for splat(). Agents stay sorted until they move.
-/// Nothing is done for an empty box.
-void sortAgents(const Exec& ex, const AgentViews& a, const GridInfo& g, const CellRange& box, SplatWorkspace& ws);
+/// outside the grid last): every column of @p cols (cols.x.size() agents)
+/// is put in sorted order, stable (ties keep their order), so the result
+/// does not depend on threads. Then records, for every stencil origin the
+/// cells of @p box gather from, its range of sorted agents, for splat().
+/// Agents stay sorted until they move. The float and int columns trade
+/// storage with the workspace's scratch: views of the columns taken before
+/// are stale (take them again). Nothing is done for an empty box.
+void sortAgents(const Exec& ex, AgentColumns<Array>& cols, const GridInfo& g, const CellRange& box, SplatWorkspace& ws);
 
 /// Mass-conserving bilinear splat (DESIGN.md §5) of agents sorted by
 /// sortAgents() with the same @p box: rho [persons/m^2] with sum(rho h^2) =
@@ -318,15 +329,17 @@ struct ExitSpawnWorkspace;
 /// Route advance and exits on the Exec's side (RouteAdvanceKernel): agents
 /// inside their route step's goal (@p goalMasks stacked per goal, 1 on its
 /// cells) take the next step's field or leave at a final exit; leavers'
-/// rows are appended to @p left (in table order) and every column of @p a
-/// is compacted in place, stable (the kept agents fill [0, kept) in their
-/// order). The caller shrinks the columns to AgentRecord::kept. On CUDA the
+/// rows are appended to @p left (in table order) and every column of @p cols
+/// (cols.x.size() agents) is compacted, stable (the kept agents fill
+/// [0, kept) in their order; the float and int columns trade storage with
+/// the scratch buffers, so views taken before are stale). The caller
+/// shrinks the columns to AgentRecord::kept. On CUDA the
 /// host reads the record (8 + 4 fields bytes) and, when somebody left, 16
 /// bytes per leaver. Agents outside @p active (the active region's cells;
 /// the whole grid without one) leave as well. Members of a social unit
 /// (@p gate; no units when its unitOfId is empty) move on from a waypoint
 /// only together; @p gate's counts are left as UnitArrivalKernel set them.
-AgentRecord advanceRoutes(const Exec& ex, const AgentViews& a, const GridInfo& g, View1<const std::uint8_t> goalMasks,
+AgentRecord advanceRoutes(const Exec& ex, AgentColumns<Array>& cols, const GridInfo& g, View1<const std::uint8_t> goalMasks,
                           const RouteTable& route, const CellRange& active, const UnitGate& gate, int fieldCount,
                           AgentSortBuffers& sort, ExitSpawnWorkspace& ws, std::vector<ExitRow>& left);
 

@@ -44,6 +44,13 @@ struct TestCrowd : AgentColumns<Array> {
         });
         return v;
     }
+    /// sim::sortAgents() of this crowd on @p ex's side (uploads it first for
+    /// CUDA); returns the views after the sort (it swaps column storage).
+    sim::AgentViews sortByCell(const Exec& ex, const GridInfo& g, const CellRange& box, sim::SplatWorkspace& ws) {
+        views(ex);
+        sim::sortAgents(ex, *this, g, box, ws);
+        return sim::viewsOf(ex, *this);
+    }
     /// Brings every column back to the host (CUDA; nothing on the CPU).
     void fetch(const Exec& ex) {
         if (ex.backend != Backend::Cuda || size() == 0) return;

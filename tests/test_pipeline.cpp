@@ -173,7 +173,8 @@ TEST_P(ExitSpawnKernels, RouteAdvanceAndExitsCompactTheTableStably) {
     sim::AgentSortBuffers sort;
     sim::ExitSpawnWorkspace ws;
     std::vector<sim::ExitRow> left;
-    const sim::AgentRecord r = sim::advanceRoutes(ex, c.views(ex), g, masks.view(ex), {goal.view(ex), next.view(ex)},
+    c.views(ex);  // uploads the crowd for CUDA
+    const sim::AgentRecord r = sim::advanceRoutes(ex, c, g, masks.view(ex), {goal.view(ex), next.view(ex)},
                                                   CellRange{0, 0, g.nx, g.ny}, sim::UnitGate{}, 3,
                                                   sort, ws, left);
     c.fetch(ex);

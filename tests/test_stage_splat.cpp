@@ -32,8 +32,7 @@ struct SplatOut {
     SplatOut(int nx, int ny, float fill = 0.f) : rho(nx, ny, fill), v(nx, ny), p(nx, ny) {}
     void run(const Exec& ex, Crowd& c, const GridInfo& g, const CellRange& box, sim::SplatWorkspace& ws) {
         if (ex.backend == Backend::Cuda) { rho.upload(); v.upload(); p.upload(); }
-        const sim::AgentViews a = c.views(ex);
-        sim::sortAgents(ex, a, g, box, ws);
+        const sim::AgentViews a = c.sortByCell(ex, g, box, ws);
         sim::splat(ex, a, a.vx, a.vy, g, box, ws, rho.view(ex), v.view(ex));
         sim::splat(ex, a, a.px, a.py, g, box, ws, {}, p.view(ex));
         c.fetch(ex);
@@ -187,12 +186,18 @@ TEST_P(SplatStage, SortAgentsStoresAgentsByStencilCellAndMovesEveryArray) {
     int inside = 0;
     const Crowd before = randomCrowd(g, 2000, 5u, &inside);
     Crowd c = before;
-    for (int k = 0; k < c.size(); ++k) { c.vmax[k] = 0.5f + 0.001f * k; c.field[k] = k % 7; }
+    for (int k = 0; k < c.size(); ++k) {
+        c.vmax[k] = 0.5f + 0.001f * k;
+        c.px[k] = -0.002f * k;
+        c.field[k] = k % 7;
+        c.junction[k] = static_cast<std::int16_t>(k % 301);
+        c.came[k] = static_cast<std::int16_t>(-(k % 5));
+    }
     const Crowd tagged = c;
     const Exec ex = GetParam();
     sim::SplatWorkspace ws;
-    const sim::AgentViews a = c.views(ex);
-    sim::sortAgents(ex, a, g, sim::activeBox(ex, a, g, 1.f), ws);
+    const CellRange box = sim::activeBox(ex, c.views(ex), g, 1.f);
+    c.sortByCell(ex, g, box, ws);
     c.fetch(ex);
     // a permutation: every id once, each agent's arrays moved together
     std::vector<int> seen(static_cast<std::size_t>(c.size()), 0);
@@ -205,9 +210,13 @@ TEST_P(SplatStage, SortAgentsStoresAgentsByStencilCellAndMovesEveryArray) {
         EXPECT_EQ(c.x[s], tagged.x[k]);
         EXPECT_EQ(c.y[s], tagged.y[k]);
         EXPECT_EQ(c.vx[s], tagged.vx[k]);
+        EXPECT_EQ(c.vy[s], tagged.vy[k]);
+        EXPECT_EQ(c.px[s], tagged.px[k]);
         EXPECT_EQ(c.py[s], tagged.py[k]);
         EXPECT_EQ(c.vmax[s], tagged.vmax[k]);
         EXPECT_EQ(c.field[s], tagged.field[k]);
+        EXPECT_EQ(c.junction[s], tagged.junction[k]);
+        EXPECT_EQ(c.came[s], tagged.came[k]);
         // keys ascending (outside the grid last), ties in agent order
         const int key = sim::insideGrid(g, c.x[s], c.y[s])
                             ? g.index(sim::clampedBilinear(g, c.x[s], c.y[s]).i0, sim::clampedBilinear(g, c.x[s], c.y[s]).j0)
@@ -220,6 +229,17 @@ TEST_P(SplatStage, SortAgentsStoresAgentsByStencilCellAndMovesEveryArray) {
     }
     for (int v : seen) EXPECT_EQ(v, 1);
     EXPECT_GT(inside, 0);
+    // sorted agents sort to themselves, through the storage the first sort left in the workspace
+    const Crowd once = c;
+    c.sortByCell(ex, g, box, ws);
+    c.fetch(ex);
+    for (int s = 0; s < c.size(); ++s) {
+        ASSERT_EQ(c.id[s], once.id[s]) << "slot " << s;
+        EXPECT_EQ(c.x[s], once.x[s]);
+        EXPECT_EQ(c.vmax[s], once.vmax[s]);
+        EXPECT_EQ(c.field[s], once.field[s]);
+        EXPECT_EQ(c.came[s], once.came[s]);
+    }
 }
 
 TEST_P(SplatStage, SplatWithoutSortAgentsIsAnError) {
@@ -310,8 +330,7 @@ TEST(SplatStage, RowGatherIsBitwiseTheCellGather) {
     const Exec ex{Backend::Cpu, 1};
     const CellRange box{7, 1, 607, 8};
     sim::SplatWorkspace ws;
-    const sim::AgentViews a = c.views(ex);
-    sim::sortAgents(ex, a, g, box, ws);
+    const sim::AgentViews a = c.sortByCell(ex, g, box, ws);
     // the same kernel, cell by cell (CUDA's way) and row by row (the CPU's)
     Field<float> rhoCell(g.nx, g.ny, -1.f), rhoRow(g.nx, g.ny, -2.f);
     Field<sim::Vel2> vCell(g.nx, g.ny, sim::Vel2{-1.f, -1.f}), vRow(g.nx, g.ny, sim::Vel2{-2.f, -2.f});

@@ -156,11 +156,11 @@ void AgentStore::append(const std::vector<NewAgent>& born) {
     hostCurrent_ = false;  // CUDA: the new rows were written on the device only
 }
 
-AgentViews AgentStore::views() {
-    AgentViews v;
-    v.n = n_;
-    forEachColumnPair(cols_, v, [&](auto& column, auto& view) { view = column.view(ex_); });
-    return v;
+AgentViews AgentStore::views() { return viewsOf(ex_, cols_); }
+
+void AgentStore::sortByCell(const GridInfo& g, const CellRange& box, SplatWorkspace& ws) {
+    sortAgents(ex_, cols_, g, box, ws);
+    hostCurrent_ = false;
 }
 
 void AgentStore::toHost() {
@@ -175,7 +175,7 @@ std::vector<ExitEvent> AgentStore::advanceRoutes(AgentSortBuffers& sort) {
     if (n_ == 0) return left;
     std::vector<ExitRow> rows;
     const RouteTable route{routeGoal_.view(ex_), routeNext_.view(ex_)};
-    record_ = sim::advanceRoutes(ex_, views(), grid_, goalMasks_.view(ex_), route, active_, UnitGate{unitOfId_.view(ex_), unitCounts_.view(ex_)},
+    record_ = sim::advanceRoutes(ex_, cols_, grid_, goalMasks_.view(ex_), route, active_, UnitGate{unitOfId_.view(ex_), unitCounts_.view(ex_)},
                                  static_cast<int>(table_.group.size()),
                                  sort, ws_, rows);
     for (const ExitRow& r : rows)

@@ -79,6 +79,10 @@ public:
     AgentViews views();
     /// The stages changed the columns: the host copy is stale.
     void changed() { hostCurrent_ = false; }
+    /// The splat's sort (kernels/stages.hpp, sortAgents()): every column in
+    /// order of stencil origin cell on @p g, ranges for the cells of @p box
+    /// in @p ws. Views taken before are stale.
+    void sortByCell(const GridInfo& g, const CellRange& box, SplatWorkspace& ws);
     /// Route advance and exits on the Exec's side (kernels/exit_spawn.hpp):
     /// agents inside their route goal move on or leave at a final exit; the
     /// leavers are returned in table order and the table compacted (order of

@@ -25,10 +25,9 @@ void runActiveBox(SimState& s) {
 
 /// (b) splat: density and mean velocity; the agents end sorted by cell.
 void runSplat(SimState& s) {
+    s.agents.sortByCell(s.gi, s.box, s.splatWs);
     const AgentViews a = s.agents.views();
-    sortAgents(s.ex, a, s.gi, s.box, s.splatWs);
     splat(s.ex, a, a.vx, a.vy, s.gi, s.box, s.splatWs, s.density.view(s.ex), s.meanVelocity.view(s.ex));
-    s.agents.changed();
 }
 
 /// (c) speed on the four faces (Treuille 2006 §4.2) from the perceived density and flow.
