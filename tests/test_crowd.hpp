@@ -36,13 +36,8 @@ struct TestCrowd : AgentColumns<Array> {
     int size() const { return x.size(); }
     /// Views on @p ex's side (uploads every column for CUDA).
     sim::AgentViews views(const Exec& ex) {
-        sim::AgentViews v;
-        v.n = size();
-        forEachColumnPair(*this, v, [&](auto& column, auto& view) {
-            if (ex.backend == Backend::Cuda) column.upload();
-            view = column.view(ex);
-        });
-        return v;
+        if (ex.backend == Backend::Cuda) forEachColumn(*this, [](auto& column) { column.upload(); });
+        return sim::viewsOf(ex, *this);
     }
     /// sim::sortAgents() of this crowd on @p ex's side (uploads it first for
     /// CUDA); returns the views after the sort (it swaps column storage).
