@@ -55,8 +55,32 @@ CC_HD inline float eikonalIsotropic(float a, float b, float A) {
     return minf(one, 0.5f * (a + b + sqrtf(2.f * A * A - d * d)));  // min: rounding never exceeds one-sided
 }
 
+/// How eikonalUpdateFaces evaluates the four two-sided roots of an
+/// anisotropic cell. One after another (false), each skipped when the
+/// running minimum already lies at or below its pair's larger neighbour
+/// (eikonalWithTwoSided): the fewest instructions (all four at once take
+/// 27% more in this function on `bench eikonal`'s crowd case at 256^2,
+/// callgrind), and a CPU core runs past the skips' branches out of order.
+/// All four at once (true), independent of each other, then their minimum:
+/// a GPU warp issues in order, so the chain waits for each root's square
+/// root and division before the next, and its lanes diverge on the skips;
+/// at once the four overlap, and a sweep on a GPU is bound by that chain,
+/// not by issue (bench/results/gpu_h200_2026-11-30.md: the schedulers
+/// issue in 2.1% of cycles). The same 134 registers per thread in the
+/// solve kernel either way (ptxas, sm_90). The same bits either way: a
+/// skipped root never lies below the minimum it is skipped for
+/// (eikonalWithTwoSided), so adding it changes nothing (tested:
+/// EikonalLocal.RootsAtOnceGiveTheBitsOfTheSkippingChain). Not yet timed on
+/// a GPU.
+#if defined(__CUDA_ARCH__)
+constexpr bool kEikonalRootsAtOnce = true;
+#else
+constexpr bool kEikonalRootsAtOnce = false;
+#endif
+
 /// eikonalUpdate (below) for any faces, with float compares: closed faces,
-/// anisotropic costs, and the rest.
+/// anisotropic costs, and the rest. AT_ONCE: kEikonalRootsAtOnce.
+template <bool AT_ONCE = kEikonalRootsAtOnce>
 CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, float pS, const FaceCost& c, float h) {
     // closed faces: their neighbours are never upwind
     if (!(c.e < INFINITY)) pE = INFINITY;
@@ -76,10 +100,19 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
     const float hE = c.e * h, hW = c.w * h, hN = c.n * h, hS = c.s * h;
     const bool north = pN + hN <= pS + hS;
     const float b = north ? pN : pS, B = north ? hN : hS, b2 = north ? pS : pN, B2 = north ? hS : hN;
-    const float r = eikonalWithTwoSided(eikonalWithTwoSided(minf(minf(pE + hE, pW + hW), b + B), pE, hE, b, B), pW, hW, b, B);
     // r is the root when the chosen y line dominates at r (then the Godunov
     // sum equals the pairs', one of which is 1 at r); else every pair: r
     // holds those of y, the other y neighbour's are added
+    if (AT_ONCE) {
+        // the four roots, then the minima; each root is minf's second operand, which is dropped when NaN (0/0 at
+        // zero costs) as a skip keeps the running minimum
+        const float eb = eikonalTwoSided(pE, hE, b, B), wb = eikonalTwoSided(pW, hW, b, B);
+        const float eb2 = eikonalTwoSided(pE, hE, b2, B2), wb2 = eikonalTwoSided(pW, hW, b2, B2);
+        const float r = minf(minf(minf(minf(pE + hE, pW + hW), b + B), eb), wb);
+        if ((r - b2) * B <= (r - b) * B2) return r;
+        return minf(minf(minf(r, b2 + B2), eb2), wb2);
+    }
+    const float r = eikonalWithTwoSided(eikonalWithTwoSided(minf(minf(pE + hE, pW + hW), b + B), pE, hE, b, B), pW, hW, b, B);
     if ((r - b2) * B <= (r - b) * B2) return r;
     return eikonalWithTwoSided(eikonalWithTwoSided(minf(r, b2 + B2), pE, hE, b2, B2), pW, hW, b2, B2);
 }

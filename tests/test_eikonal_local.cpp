@@ -189,6 +189,53 @@ TEST(EikonalLocal, SkippedTwoSidedRootsGiveTheBitsOfTheFullMinimum) {
     EXPECT_GT(computed, 50000);
 }
 
+TEST(EikonalLocal, RootsAtOnceGiveTheBitsOfTheSkippingChain) {
+    // a GPU computes an anisotropic cell's four two-sided roots at once,
+    // a CPU one after another with skips (kEikonalRootsAtOnce); over cells
+    // whose four faces differ, with +inf neighbours, closed faces, equal
+    // values, zero, NaN and huge costs, both must give the same bits
+    std::mt19937 rng(29u);
+    std::uniform_real_distribution<float> u(0.f, 1.f);
+    auto logUniform = [&](float lo, float hi) {
+        return std::exp(std::uniform_real_distribution<float>(std::log(lo), std::log(hi))(rng));
+    };
+    const float big = std::numeric_limits<float>::max();
+    int rootWon = 0, secondPairs = 0;
+    for (int k = 0; k < 400000; ++k) {
+        const float cost = logUniform(1e-3f, 1e3f);
+        // four faces within a factor 2.5 of each other, as a crowd's flow makes them
+        FaceCost c{cost * logUniform(0.4f, 1.f), cost * logUniform(0.4f, 1.f), cost * logUniform(0.4f, 1.f),
+                   cost * logUniform(0.4f, 1.f)};
+        switch (k % 10) {
+            case 0: c.n = kInf; break;                                        // a closed face
+            case 1: c.s = c.n; break;                                         // y isotropic, x not
+            case 2: c = FaceCost{0.f, cost, -0.f, cost}; break;               // zero costs
+            case 3: c.w = std::nanf(""); break;                               // a NaN cost
+            case 4: c.e = big; c.n = big; break;                              // the largest finite cost
+            default: break;
+        }
+        const float h = logUniform(1e-2f, 10.f);
+        const float base = 100.f * u(rng), spread = 3.f * cost * h;
+        auto value = [&]() { return u(rng) < 0.15f ? kInf : base + spread * u(rng); };
+        Neigh p{value(), value(), value(), value()};
+        if (k % 13 == 5) p.s = p.n;  // equal y neighbours
+        if (k % 17 == 7) p.w = p.e;  // equal x neighbours
+        const float once = eikonalUpdateFaces<true>(p.e, p.w, p.n, p.s, c, h);
+        const float chain = eikonalUpdateFaces<false>(p.e, p.w, p.n, p.s, c, h);
+        ASSERT_EQ(bitsOf(once), bitsOf(chain)) << "case " << k % 10 << ": costs " << c.e << " " << c.n << " " << c.w
+                                               << " " << c.s << ", h " << h << ", E " << p.e << " W " << p.w << " N "
+                                               << p.n << " S " << p.s;
+        // a two-sided root set the value (below every one-sided one)
+        const float oneSided = std::min(std::min(p.e + c.e * h, p.w + c.w * h), std::min(p.n + c.n * h, p.s + c.s * h));
+        if (chain < oneSided) ++rootWon;
+        // the value lies above both y neighbours: the test between their lines decides
+        if (chain < kInf && chain > std::max(p.n, p.s)) ++secondPairs;
+    }
+    // both the roots and the second y neighbour's pairs were exercised
+    EXPECT_GT(rootWon, 100000);
+    EXPECT_GT(secondPairs, 20000);
+}
+
 TEST(EikonalLocal, IsotropicMatchesDefinition) {
     Sampler smp(13u, true);
     for (int k = 0; k < 200000; ++k) {
