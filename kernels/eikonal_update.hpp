@@ -55,23 +55,24 @@ CC_HD inline float eikonalIsotropic(float a, float b, float A) {
     return minf(one, 0.5f * (a + b + sqrtf(2.f * A * A - d * d)));  // min: rounding never exceeds one-sided
 }
 
-/// How eikonalUpdateFaces evaluates the four two-sided roots of an
-/// anisotropic cell. One after another (false), each skipped when the
-/// running minimum already lies at or below its pair's larger neighbour
-/// (eikonalWithTwoSided): the fewest instructions (all four at once take
-/// 27% more in this function on `bench eikonal`'s crowd case at 256^2,
-/// callgrind), and a CPU core runs past the skips' branches out of order.
-/// All four at once (true), independent of each other, then their minimum:
-/// a GPU warp issues in order, so the chain waits for each root's square
-/// root and division before the next, and its lanes diverge on the skips;
-/// at once the four overlap, and a sweep on a GPU is bound by that chain,
-/// not by issue (bench/results/gpu_h200_2026-11-30.md: the schedulers
-/// issue in 2.1% of cycles). The same 134 registers per thread in the
-/// solve kernel either way (ptxas, sm_90). The same bits either way: a
-/// skipped root never lies below the minimum it is skipped for
-/// (eikonalWithTwoSided), so adding it changes nothing (tested:
+/// How eikonalUpdateFaces evaluates the two-sided roots of a cell whose
+/// faces differ (four, or one when each axis is isotropic). One after
+/// another (false), each skipped when the running minimum already lies at
+/// or below its pair's larger neighbour (eikonalWithTwoSided): the fewest
+/// instructions (all at once take 27% more in this function on `bench
+/// eikonal`'s crowd case at 256^2, callgrind), and a CPU core runs past
+/// the skips' branches out of order. All at once (true), independent of
+/// each other, then their minimum: a GPU warp issues in order, so the
+/// chain waits for each root's square root and division before the next,
+/// and its lanes diverge on the skips; at once the four overlap, and a
+/// sweep on a GPU is bound by that chain, not by issue
+/// (bench/results/gpu_h200_2026-11-30.md: the schedulers issue in 2.1% of
+/// cycles). The same 134 registers per thread in the solve kernel either
+/// way (ptxas, sm_90). The same bits either way: a skipped root never lies
+/// below the minimum it is skipped for (eikonalWithTwoSided), so adding it
+/// changes nothing (tested:
 /// EikonalLocal.RootsAtOnceGiveTheBitsOfTheSkippingChain). Not yet timed on
-/// a GPU.
+/// a GPU (bench/results/fim_roots_at_once_2026-12-02_cpu2.md).
 #if defined(__CUDA_ARCH__)
 constexpr bool kEikonalRootsAtOnce = true;
 #else
@@ -91,6 +92,7 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
     if (c.e == c.w && c.n == c.s) {
         const float a = minf(pE, pW), b = minf(pN, pS), A = c.e * h, B = c.n * h;
         if (A == B) return eikonalIsotropic(a, b, A);
+        if (AT_ONCE) return minf(minf(a + A, b + B), eikonalTwoSided(a, A, b, B));
         return eikonalWithTwoSided(minf(a + A, b + B), a, A, b, B);
     }
     // anisotropic: in y the neighbour with the lower one-sided value, in x

@@ -190,10 +190,11 @@ TEST(EikonalLocal, SkippedTwoSidedRootsGiveTheBitsOfTheFullMinimum) {
 }
 
 TEST(EikonalLocal, RootsAtOnceGiveTheBitsOfTheSkippingChain) {
-    // a GPU computes an anisotropic cell's four two-sided roots at once,
-    // a CPU one after another with skips (kEikonalRootsAtOnce); over cells
-    // whose four faces differ, with +inf neighbours, closed faces, equal
-    // values, zero, NaN and huge costs, both must give the same bits
+    // a GPU computes a cell's two-sided roots at once, a CPU one after
+    // another with skips (kEikonalRootsAtOnce); over cells whose faces
+    // differ (four roots, or one when each axis is isotropic), with +inf
+    // neighbours, closed faces, equal values, zero, NaN and huge costs,
+    // both must give the same bits
     std::mt19937 rng(29u);
     std::uniform_real_distribution<float> u(0.f, 1.f);
     auto logUniform = [&](float lo, float hi) {
@@ -212,6 +213,7 @@ TEST(EikonalLocal, RootsAtOnceGiveTheBitsOfTheSkippingChain) {
             case 2: c = FaceCost{0.f, cost, -0.f, cost}; break;               // zero costs
             case 3: c.w = std::nanf(""); break;                               // a NaN cost
             case 4: c.e = big; c.n = big; break;                              // the largest finite cost
+            case 5: c.w = c.e; c.s = c.n; break;                              // each axis isotropic, A != B
             default: break;
         }
         const float h = logUniform(1e-2f, 10.f);
