@@ -31,14 +31,36 @@ CC_HD inline float eikonalTwoSided(float a, float A, float b, float B) {
     return p < maxf(a, b) ? INFINITY : p;
 }
 
+/// Whether eikonalWithTwoSided computes every root (true) or skips those
+/// that cannot win (false). Skipping takes the fewest instructions (every
+/// root takes 9% more in eikonalUpdateFaces on `bench eikonal`'s crowd
+/// case at 256^2, callgrind), and a CPU core runs past the skips' branches
+/// out of order. A GPU warp issues in order: with skips, each root of a
+/// cell waits for the one before (its skip test reads the running
+/// minimum) and the lanes diverge on the tests; without, a cell's roots do
+/// not depend on each other and overlap, and a sweep on a GPU is bound by
+/// that chain, not by issue (bench/results/gpu_h200_2026-11-30.md: the
+/// schedulers issue in 2.1% of cycles). The same bits either way (tested:
+/// EikonalLocal.RootsAtOnceGiveTheBitsOfTheSkippingChain); the same 134
+/// registers per thread in the solve kernel (ptxas, sm_90). Not yet timed
+/// on a GPU (bench/results/fim_roots_at_once_2026-12-02_cpu2.md).
+#if defined(__CUDA_ARCH__)
+constexpr bool kEikonalRootsAtOnce = true;
+#else
+constexpr bool kEikonalRootsAtOnce = false;
+#endif
+
 /// min(@p m, eikonalTwoSided(a, A, b, B)) for a running minimum @p m of
 /// one-sided values: the root is never below max(a, b) (eikonalTwoSided
-/// returns +inf then), so when m <= max(a, b) it cannot win and its square
-/// root and division are skipped. The same bits as the minimum itself; in a
-/// crowd's potential most pairs have a neighbour a face cost or more above
-/// the other, and their root is never computed.
+/// returns +inf then), so when m <= max(a, b) it cannot win and, unless
+/// AT_ONCE (kEikonalRootsAtOnce), its square root and division are skipped.
+/// The same bits as the minimum itself (a NaN root, 0/0 at zero costs, is
+/// minf's dropped second operand, as a skip keeps m); in a crowd's
+/// potential most pairs have a neighbour a face cost or more above the
+/// other, and on the CPU their root is never computed.
+template <bool AT_ONCE = kEikonalRootsAtOnce>
 CC_HD inline float eikonalWithTwoSided(float m, float a, float A, float b, float B) {
-    if (!(m > maxf(a, b))) return m;
+    if (!AT_ONCE && !(m > maxf(a, b))) return m;
     return minf(m, eikonalTwoSided(a, A, b, B));
 }
 
@@ -55,30 +77,6 @@ CC_HD inline float eikonalIsotropic(float a, float b, float A) {
     return minf(one, 0.5f * (a + b + sqrtf(2.f * A * A - d * d)));  // min: rounding never exceeds one-sided
 }
 
-/// How eikonalUpdateFaces evaluates the two-sided roots of a cell whose
-/// faces differ (four, or one when each axis is isotropic). One after
-/// another (false), each skipped when the running minimum already lies at
-/// or below its pair's larger neighbour (eikonalWithTwoSided): the fewest
-/// instructions (all at once take 27% more in this function on `bench
-/// eikonal`'s crowd case at 256^2, callgrind), and a CPU core runs past
-/// the skips' branches out of order. All at once (true), independent of
-/// each other, then their minimum: a GPU warp issues in order, so the
-/// chain waits for each root's square root and division before the next,
-/// and its lanes diverge on the skips; at once the four overlap, and a
-/// sweep on a GPU is bound by that chain, not by issue
-/// (bench/results/gpu_h200_2026-11-30.md: the schedulers issue in 2.1% of
-/// cycles). The same 134 registers per thread in the solve kernel either
-/// way (ptxas, sm_90). The same bits either way: a skipped root never lies
-/// below the minimum it is skipped for (eikonalWithTwoSided), so adding it
-/// changes nothing (tested:
-/// EikonalLocal.RootsAtOnceGiveTheBitsOfTheSkippingChain). Not yet timed on
-/// a GPU (bench/results/fim_roots_at_once_2026-12-02_cpu2.md).
-#if defined(__CUDA_ARCH__)
-constexpr bool kEikonalRootsAtOnce = true;
-#else
-constexpr bool kEikonalRootsAtOnce = false;
-#endif
-
 /// eikonalUpdate (below) for any faces, with float compares: closed faces,
 /// anisotropic costs, and the rest. AT_ONCE: kEikonalRootsAtOnce.
 template <bool AT_ONCE = kEikonalRootsAtOnce>
@@ -92,8 +90,7 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
     if (c.e == c.w && c.n == c.s) {
         const float a = minf(pE, pW), b = minf(pN, pS), A = c.e * h, B = c.n * h;
         if (A == B) return eikonalIsotropic(a, b, A);
-        if (AT_ONCE) return minf(minf(a + A, b + B), eikonalTwoSided(a, A, b, B));
-        return eikonalWithTwoSided(minf(a + A, b + B), a, A, b, B);
+        return eikonalWithTwoSided<AT_ONCE>(minf(a + A, b + B), a, A, b, B);
     }
     // anisotropic: in y the neighbour with the lower one-sided value, in x
     // both: the lower of the two pairs' roots is the root of the x term's
@@ -102,21 +99,14 @@ CC_HD CC_HOST_NOINLINE float eikonalUpdateFaces(float pE, float pW, float pN, fl
     const float hE = c.e * h, hW = c.w * h, hN = c.n * h, hS = c.s * h;
     const bool north = pN + hN <= pS + hS;
     const float b = north ? pN : pS, B = north ? hN : hS, b2 = north ? pS : pN, B2 = north ? hS : hN;
+    const float r = eikonalWithTwoSided<AT_ONCE>(
+        eikonalWithTwoSided<AT_ONCE>(minf(minf(pE + hE, pW + hW), b + B), pE, hE, b, B), pW, hW, b, B);
     // r is the root when the chosen y line dominates at r (then the Godunov
     // sum equals the pairs', one of which is 1 at r); else every pair: r
     // holds those of y, the other y neighbour's are added
-    if (AT_ONCE) {
-        // the four roots, then the minima; each root is minf's second operand, which is dropped when NaN (0/0 at
-        // zero costs) as a skip keeps the running minimum
-        const float eb = eikonalTwoSided(pE, hE, b, B), wb = eikonalTwoSided(pW, hW, b, B);
-        const float eb2 = eikonalTwoSided(pE, hE, b2, B2), wb2 = eikonalTwoSided(pW, hW, b2, B2);
-        const float r = minf(minf(minf(minf(pE + hE, pW + hW), b + B), eb), wb);
-        if ((r - b2) * B <= (r - b) * B2) return r;
-        return minf(minf(minf(r, b2 + B2), eb2), wb2);
-    }
-    const float r = eikonalWithTwoSided(eikonalWithTwoSided(minf(minf(pE + hE, pW + hW), b + B), pE, hE, b, B), pW, hW, b, B);
     if ((r - b2) * B <= (r - b) * B2) return r;
-    return eikonalWithTwoSided(eikonalWithTwoSided(minf(r, b2 + B2), pE, hE, b2, B2), pW, hW, b2, B2);
+    return eikonalWithTwoSided<AT_ONCE>(eikonalWithTwoSided<AT_ONCE>(minf(r, b2 + B2), pE, hE, b2, B2), pW, hW, b2,
+                                        B2);
 }
 
 /// Potential of cell M from its four neighbours' potentials (+inf when

@@ -190,8 +190,8 @@ TEST(EikonalLocal, SkippedTwoSidedRootsGiveTheBitsOfTheFullMinimum) {
 }
 
 TEST(EikonalLocal, RootsAtOnceGiveTheBitsOfTheSkippingChain) {
-    // a GPU computes a cell's two-sided roots at once, a CPU one after
-    // another with skips (kEikonalRootsAtOnce); over cells whose faces
+    // a GPU computes every two-sided root of a cell, a CPU skips those
+    // that cannot win (kEikonalRootsAtOnce); over cells whose faces
     // differ (four roots, or one when each axis is isotropic), with +inf
     // neighbours, closed faces, equal values, zero, NaN and huge costs,
     // both must give the same bits
