@@ -33,6 +33,10 @@
 #              step's potential against 8 (2026-11-30, step-band), now the GPU's default; 5 and 4 not yet
 #              timed: with the front walk the CPU counts 12% / 24% fewer critical fronts than 6 in this
 #              step, at 48.0 / 50.3 phases against 48.0 (bench/results/fim_front_walk_2026-11-30_cpu2.md)
+#   fronts     the GPU's front budget (150 fronts per tile activation, new on 2026-12-02, chosen by the CPU's
+#              count: 38% fewer critical fronts in a 1M-agent step at 50 against 48 phases) against none
+#              (--front-budget 0), alternating twice: bench step at 1M and 100k agents and on the default and
+#              eight-group scenes (step_fronts.csv), bench eikonal at 1024^2, every case (eikonal_fronts.csv)
 #   step-band  bench step on CUDA, 1M agents / 1024^2 / 4 groups, bands 8/16/32/64 tiles (8 sweeps) and sweep
 #              budgets 6/12 (band 16), alternating twice (step_band.csv): issue 11's step against the defaults
 #   band       bench eikonal, all cases, 1024^2 and 4096^2, CUDA's default band (16 tiles) against the CPU's (4),
@@ -140,6 +144,20 @@ for s in "${sections[@]}"; do
             --warmup 3 --sweeps $sw --format csv 2>&1 | sed "s/^/rep=$rep,sweeps=$sw,/" | tee -a "$out/step_sweeps.csv"
           timeout "$(left 40)" "$X" bench step --backend cuda --scene scenes/default.json --steps 20 --warmup 5 \
             --sweeps $sw --format csv 2>&1 | sed "s/^/rep=$rep,sweeps=$sw,/" | tee -a "$out/step_sweeps.csv"
+        done
+      done ;;
+    fronts)
+      for rep in 1 2; do
+        for fb in 0 auto; do
+          timeout "$(left 40)" "$X" bench step --backend cuda --agents 100000,1000000 --cells 512,1024 --groups 4 \
+            --steps 10 --warmup 3 --front-budget $fb --format csv 2>&1 | grep -v '^bench' |
+            sed "s/^/rep=$rep,fronts=$fb,/" | tee -a "$out/step_fronts.csv"
+          timeout "$(left 40)" "$X" bench step --backend cuda --scene scenes/default.json --scene scenes/eight_groups.json \
+            --steps 20 --warmup 5 --front-budget $fb --format csv 2>&1 | grep -v '^bench' |
+            sed "s/^/rep=$rep,fronts=$fb,/" | tee -a "$out/step_fronts.csv"
+          timeout "$(left 40)" "$X" bench eikonal --sizes 1024 --case all --backend cuda --no-skfmm --repeat 5 \
+            --max-seconds 1 --front-budget $fb --format csv 2>&1 | sed "s/^/rep=$rep,fronts=$fb,/" |
+            tee -a "$out/eikonal_fronts.csv"
         done
       done ;;
     step-band)

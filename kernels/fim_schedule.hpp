@@ -97,6 +97,31 @@ constexpr int kFimSweepsCpu = 8;
 /// cases the CPU counts 0-5% fewer critical sweeps with 6
 /// (bench/results/gpu_h200_2026-11-30.md).
 constexpr int kFimSweepsGpu = 6;
+/// Default front budget per tile activation (EikonalOptions::front_budget)
+/// of the CPU driver: none, the least work (a budget stops tiles whose
+/// next sweeps another phase repeats: a 1M-agent step did 2.28 updates per
+/// cell without, 2.82 with the GPU's 150).
+constexpr int kFimFrontBudgetCpu = 0;
+/// Default front budget of the CUDA driver with the 4-neighbour stencil: a
+/// warp's tile takes a time in proportion to the fronts it walks, and a
+/// phase waits for its slowest tile, so a tile that has walked about two
+/// and a half sweeps' fronts stops after its sweep and keeps what is left
+/// for its next activation, while its neighbours move on. Counted on the
+/// CPU with the GPU's band and sweep budget
+/// (bench/results/fim_front_budget_2026-12-02_cpu2.md): a 1M-agent step's
+/// critical fronts 15397 -> 9516 (-38%) at 48.0 -> 50.0 phases, a 100k
+/// step's 6594 -> 4092 (-38%) at 22.0 -> 23.3, `bench eikonal`'s random,
+/// obstacles and crowd cases at 1024^2 and 4096^2 12-19% fewer at the same
+/// phases; below about two sweeps' fronts (125) tiles stop so early that
+/// the phases grow (1M step: 57.5 with 125, 82 with 110).
+constexpr int kFimFrontBudgetGpu = 150;
+/// The same with the 8-neighbour stencil, whose sweeps walk 94 fronts
+/// instead of 63: `bench eikonal`'s cases at 1024^2 walk 8-13% fewer
+/// critical fronts with 300 at the same phases; with 250 the crowd case's
+/// phases grow from 67 to 83.
+constexpr int kFimFrontBudgetGpu8 = 300;
+/// The CUDA driver's default front budget for a stencil of @p stencil neighbours.
+inline int fimFrontBudgetGpu(int stencil) { return stencil == 8 ? kFimFrontBudgetGpu8 : kFimFrontBudgetGpu; }
 /// Row pitch of a tile with its one-cell halo, corners included (GPU shared memory). [Units: cells]
 constexpr int kFimHaloPitch = kFimTile + 2;
 
@@ -261,6 +286,7 @@ struct FimSchedView {
     /// Sum over the solve's phases of their slots (EikonalStats::critical_fronts).
     unsigned long long* criticalFronts = nullptr;
     int sweeps = 4;             ///< Sweep budget per tile activation. [Limit: >= 1]
+    int frontBudget = 0;        ///< Front budget per tile activation (fimProcessTileIn); 0: none. [Limit: >= 0]
     /// Per field: tiles whose key lies above it are not selected (they stay
     /// active with their keys); -inf holds the field (the early stop,
     /// fim_early_stop.hpp); null: no ceiling. [Units: s] [Size: fields]
@@ -732,12 +758,15 @@ CC_HD inline bool fimFirstSweepUp(const FimTileMem& m, uint32_t from, uint32_t l
 
 /// Processes one tile: sweeps its dirty cells in the four diagonal orders,
 /// the first one downwind of the edges its activation came through
-/// (@p from, FimFromBit), until no dirty cell is left behind a sweep or
-/// m's sweep budget @p sweeps is spent. Returns this lane's report; the
-/// caller combines the lanes' reports (Team::reduce). key[kFimToSelf] is
-/// finite only when dirty cells are left over.
+/// (@p from, FimFromBit), until no dirty cell is left behind a sweep, the
+/// sweep budget @p sweeps is spent, or the sweeps have walked @p frontBudget
+/// fronts (FimTileReport::fronts, the same on every lane; 0: no front
+/// budget), a cap on the tile's time in a GPU phase (kFimFrontBudgetGpu).
+/// Returns this lane's report; the caller combines the lanes' reports
+/// (Team::reduce). key[kFimToSelf] is finite only when dirty cells are left
+/// over.
 template <int MODE, bool DIAG, class Team>
-CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint32_t from, int sweeps) {
+CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint32_t from, int sweeps, int frontBudget) {
     FimTileReport r;
     const bool east = fimFirstSweepUp(m, from, kFimFromW, kFimFromE, kFimFromN | kFimFromS, false);
     const bool north = fimFirstSweepUp(m, from, kFimFromS, kFimFromN, kFimFromE | kFimFromW, true);
@@ -753,7 +782,7 @@ CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint
     const bool yOnly = (from & (kFimFromN | kFimFromS)) && !(from & (kFimFromE | kFimFromW));
     const unsigned orders = yOnly ? 0xE4u : 0xD8u;
     bool again = true;
-    for (int s = 0; s < sweeps && again; ++s) {
+    for (int s = 0; s < sweeps && again && (frontBudget == 0 || r.fronts < frontBudget); ++s) {
         r.sweeps = s + 1;
         switch (order ^ ((orders >> (2 * (s & 3))) & 3)) {
             case 0: again = fimSweep<1, 1, MODE, DIAG>(team, m, r); break;
@@ -768,12 +797,13 @@ CC_HD FimTileReport fimProcessTileIn(const Team& team, const FimTileMem& m, uint
 
 /// fimProcessTileIn for the pass @p mode (FimMode).
 template <class Team>
-CC_HD FimTileReport fimProcessTile(const Team& team, const FimTileMem& m, uint32_t from, int sweeps, int mode = kFimLowering) {
+CC_HD FimTileReport fimProcessTile(const Team& team, const FimTileMem& m, uint32_t from, int sweeps, int mode = kFimLowering,
+                                   int frontBudget = 0) {
     if (m.diagonals)
-        return mode == kFimRaising ? fimProcessTileIn<kFimRaising, true>(team, m, from, sweeps)
-                                   : fimProcessTileIn<kFimLowering, true>(team, m, from, sweeps);
-    return mode == kFimRaising ? fimProcessTileIn<kFimRaising, false>(team, m, from, sweeps)
-                               : fimProcessTileIn<kFimLowering, false>(team, m, from, sweeps);
+        return mode == kFimRaising ? fimProcessTileIn<kFimRaising, true>(team, m, from, sweeps, frontBudget)
+                                   : fimProcessTileIn<kFimLowering, true>(team, m, from, sweeps, frontBudget);
+    return mode == kFimRaising ? fimProcessTileIn<kFimRaising, false>(team, m, from, sweeps, frontBudget)
+                               : fimProcessTileIn<kFimLowering, false>(team, m, from, sweeps, frontBudget);
 }
 
 /// Pass 2's report of tile (tx, ty) of field f after processing: the edges'

@@ -194,7 +194,7 @@ void processTileCpu(const FimSchedView& v, int phase, int idx, int mode) {
     const int q = g.padded(b.i0, b.j0);
     const FimTileMem m{v.phiOf(f) + q, v.stateOf(f) + q, g.pitch, v.cost[f] + g.cell(b.i0, b.j0), g.nx, b.w, b.h, g.h, g.tol, v.reach[f], v.diagonals};
     prefetchTile(m);
-    const FimTileReport r = fimProcessTile(FimRowTeam{}, m, from, v.sweeps, mode);
+    const FimTileReport r = fimProcessTile(FimRowTeam{}, m, from, v.sweeps, mode, v.frontBudget);
     fimReport(v, phase, f, tx, ty, r);
 }
 
@@ -495,6 +495,7 @@ std::vector<EikonalStats> FimSolver::solveMany(const std::vector<const EikonalPr
     v.phaseFronts = w.phaseFronts;
     v.criticalFronts = &w.criticalFronts;
     v.sweeps = std::max(1, opt.inner_iterations.value_or(kFimSweepsCpu));
+    v.frontBudget = opt.front_budget.value_or(kFimFrontBudgetCpu);
     const Exec cpu{Backend::Cpu, threads};
     const CellRange paddedCells{0, 0, g.pitch, (g.ny + 2) * fields};
     const int nsrc = static_cast<int>(w.sources.size());

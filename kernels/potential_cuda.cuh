@@ -230,7 +230,7 @@ __device__ void processTileWarp(const FimSchedView& v, int mode, int phase, int 
     const long long c1 = prof ? clock64() : 0;
     const FimTileMem m{sPhi + 1 + kFimHaloPitch, sState + 1 + kFimHaloPitch, kFimHaloPitch,
                        sCost, kFimTile, b.w, b.h, g.h, g.tol, v.reach[f], v.diagonals};
-    const FimTileReport mine = fimProcessTile(WarpTeam{lane}, m, from, v.sweeps, mode);
+    const FimTileReport mine = fimProcessTile(WarpTeam{lane}, m, from, v.sweeps, mode, v.frontBudget);
     __syncwarp();
     const long long c2 = prof ? clock64() : 0;
     // write back the tile's cells, and the marks left on its halo cells
@@ -693,6 +693,7 @@ std::vector<EikonalStats> fimSolveCuda(FimCudaWorkspace& ws, const FimGrid& g, c
     v.phaseFronts = reinterpret_cast<uint32_t*>(report + lay.phaseFronts);
     v.criticalFronts = reinterpret_cast<unsigned long long*>(report + lay.criticalFronts);
     v.sweeps = std::max(1, opt.inner_iterations.value_or(kFimSweepsGpu));
+    v.frontBudget = opt.front_budget.value_or(fimFrontBudgetGpu(opt.stencil));
 
     // set-up kernels (the shared functors), counters zeroed, band from the lowest cost
     const Exec gpu{Backend::Cuda, 0};

@@ -101,9 +101,35 @@ TEST(BenchEikonal, StencilOptionReachesFimAndFmm) {
     for (int k = 0; k < 2; ++k) EXPECT_LT(eight[k].second, 1e-3) << "FIM and FMM solve the same 8-neighbour equation";
 }
 
+/// --front-budget reaches every FIM row: with a budget of one front each
+/// tile activation runs one sweep (every phase's longest tile ran one, and
+/// the solve needs more phases), as --sweeps 1 does; 0 and auto are the
+/// CPU's default (none).
+TEST(BenchEikonal, FrontBudgetOptionReachesEveryFimRow) {
+    const auto none = fimRows("");
+    const auto one = fimRows("--front-budget 1");
+    const auto zero = fimRows("--front-budget 0");
+    const auto oneSweep = fimRows("--sweeps 1");
+    ASSERT_EQ(none.size(), 2u);
+    ASSERT_EQ(one.size(), 2u);
+    ASSERT_EQ(zero.size(), 2u);
+    ASSERT_EQ(oneSweep.size(), 2u);
+    EXPECT_EQ(fimRows("--front-budget auto")[0].criticalFronts, none[0].criticalFronts);
+    for (int k = 0; k < 2; ++k) {
+        EXPECT_EQ(zero[k].criticalFronts, none[k].criticalFronts);
+        EXPECT_EQ(zero[k].first, none[k].first);
+        EXPECT_EQ(one[k].first, oneSweep[k].first);
+        EXPECT_EQ(one[k].critical, oneSweep[k].critical);
+        EXPECT_EQ(one[k].criticalFronts, oneSweep[k].criticalFronts);
+        EXPECT_LE(one[k].critical, one[k].phases);
+        EXPECT_GT(one[k].phases, none[k].phases) << "one sweep per activation: more phases";
+        EXPECT_LT(one[k].second, 1e-3);
+    }
+}
+
 TEST(BenchEikonal, SchedulerOptionsOutOfRangeAreRefused) {
     for (const char* bad : {"--band-tiles -1", "--band-tiles nan", "--sweeps 0", "--sweeps 2000", "--tolerance nan", "--max-seconds nan",
-                            "--stencil 6", "--stencil x"}) {
+                            "--stencil 6", "--stencil x", "--front-budget -1", "--front-budget 1000001", "--front-budget x"}) {
         std::string out;
         EXPECT_NE(runCli(std::string("bench eikonal --sizes 8 ") + bad, &out), 0) << bad;
         EXPECT_NE(out.find(std::string(bad).substr(0, std::string(bad).find(' '))), std::string::npos) << bad << ": " << out;

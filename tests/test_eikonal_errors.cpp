@@ -178,6 +178,17 @@ TEST_P(EikonalErrors, BadOptions) {
     EikonalOptions opt;
     opt.max_iterations = -1;
     expectInputError(s, {"max_iterations", "-1"}, "max_iterations -1", opt);
+    // EikonalOptions::front_budget [Limit: 0..1e6]
+    for (int fronts : {-1, 1000001}) {
+        EikonalOptions o;
+        o.front_budget = fronts;
+        expectInputError(s, {"front_budget", std::to_string(fronts), "0..1000000"}, "front_budget " + std::to_string(fronts), o);
+    }
+    for (int fronts : {0, 1, 1000000}) {
+        EikonalOptions o;
+        o.front_budget = fronts;
+        EXPECT_NO_THROW(GetParam().run(s, o)) << fronts;
+    }
 }
 
 TEST_P(EikonalErrors, BadBandTiles) {

@@ -256,6 +256,7 @@ TEST(FimEarlyStopCudaVsCpu, SameLooksSameHoldsSameCounts) {
         opt.needed.bits = {1u, 2u};
         opt.band_tiles = kFimBandTilesGpu;  // the GPU's defaults on both
         opt.inner_iterations = kFimSweepsGpu;
+        opt.front_budget = kFimFrontBudgetGpu;
         FimSolver cpu(kCpu2), gpu(Exec{Backend::Cuda, 0});
         for (int round = 0; round < 2; ++round) {
             Field<float> ca, cb, ga, gb;

@@ -92,6 +92,56 @@ TEST(FimTile, RowAndDiagonalOrdersGiveTheSameTile) {
     EXPECT_GT(changed, tiles / 2);
 }
 
+/// A front budget (fimProcessTile's frontBudget) stops a tile after the
+/// sweep during which its walks reach the budget, never before: the tile
+/// and its report are those of the same tile given that many sweeps and no
+/// front budget, the sweeps before the last walked fewer fronts than the
+/// budget, and a tile that stopped with cells left over walked at least
+/// the budget (or spent its sweeps). Both visiting orders agree.
+TEST(FimTile, AFrontBudgetStopsATileAfterTheSweepThatReachesIt) {
+    std::mt19937 rng(20261202u);
+    int stopped = 0, tiles = 0;
+    for (const bool diagonals : {false, true})
+    for (const int budget : {1, 30, 63, 100, 150})
+        for (int trial = 0; trial < 30; ++trial) {
+            SCOPED_TRACE(std::string(diagonals ? "8" : "4") + " neighbours, budget " + std::to_string(budget) + ", trial " +
+                         std::to_string(trial));
+            const TileBuffers start(kFimTile, kFimTile, rng);
+            const std::uint32_t from = static_cast<std::uint32_t>(trial % 16);
+            const int sweeps = 8;
+            TileBuffers a = start, b = start, c = start;
+            const FimTileReport ra = fimProcessTile(FimRowTeam{}, a.mem(0.5f, diagonals), from, sweeps, kFimLowering, budget);
+            const FimTileReport rb = fimProcessTile(FimFrontTeam{}, b.mem(0.5f, diagonals), from, sweeps, kFimLowering, budget);
+            const FimTileReport unbudgeted = fimProcessTile(FimRowTeam{}, c.mem(0.5f, diagonals), from, sweeps);
+            ++tiles;
+            ASSERT_EQ(a.phi, b.phi);
+            ASSERT_EQ(a.state, b.state);
+            ASSERT_EQ(ra.sweeps, rb.sweeps);
+            ASSERT_EQ(ra.fronts, rb.fronts);
+            // the same as that many sweeps without a front budget
+            TileBuffers d = start;
+            const FimTileReport rd = fimProcessTile(FimRowTeam{}, d.mem(0.5f, diagonals), from, ra.sweeps);
+            ASSERT_EQ(0, std::memcmp(a.phi.data(), d.phi.data(), a.phi.size() * sizeof(float)));
+            ASSERT_EQ(a.state, d.state);
+            ASSERT_EQ(ra.updates, rd.updates);
+            ASSERT_EQ(ra.fronts, rd.fronts);
+            for (int k = 0; k < kFimSlots; ++k) ASSERT_EQ(0, std::memcmp(&ra.key[k], &rd.key[k], sizeof(float))) << "key " << k;
+            // not before the budget: one sweep fewer walked less than it
+            if (ra.sweeps > 1) {
+                TileBuffers e = start;
+                EXPECT_LT(fimProcessTile(FimRowTeam{}, e.mem(0.5f, diagonals), from, ra.sweeps - 1).fronts, budget);
+            }
+            // stopped with cells left: the budget was reached or the sweeps spent
+            if (ra.key[kFimToSelf] < kInf) {
+                EXPECT_TRUE(ra.fronts >= budget || ra.sweeps == sweeps);
+            }
+            EXPECT_LE(ra.sweeps, unbudgeted.sweeps);
+            stopped += ra.sweeps < unbudgeted.sweeps ? 1 : 0;
+        }
+    // the budget stopped tiles that would have gone on
+    EXPECT_GT(stopped, tiles / 4);
+}
+
 /// A sweep walks only the fronts from the first to the last holding a cell
 /// to update (fimWalkFronts): a tile whose one marked cell cannot drop
 /// walks that cell's front alone; a marked cell beside a source floods the
@@ -533,26 +583,65 @@ TEST_P(FimSchedule, CriticalSweepsAddEachPhasesLongestTile) {
     EXPECT_LE(both[0].critical_sweeps, ca + cb);
 }
 
-/// Without a band or a sweep budget in the options each backend takes its
-/// own defaults (kFimBandTilesCpu / kFimBandTilesGpu, kFimSweepsCpu /
-/// kFimSweepsGpu): the same solve as with that value given, and on the
-/// obstacles case not the critical path of the other backend's value.
+/// Without a band, a sweep or a front budget in the options each backend
+/// takes its own defaults (kFimBandTilesCpu / kFimBandTilesGpu,
+/// kFimSweepsCpu / kFimSweepsGpu, kFimFrontBudgetCpu / fimFrontBudgetGpu):
+/// the same solve as with that value given, and on the obstacles case not
+/// the critical path of the other backend's value.
 TEST_P(FimSchedule, DefaultBandAndSweepsAreTheBackends) {
     const bench::EikonalGrid grid = bench::makeEikonalGrid(bench::EikonalCase::Obstacles, 512);
     const EikonalProblem p = grid.problem();
     const bool gpu = GetParam().backend == Backend::Cuda;
-    EikonalOptions band[2], sweeps[2];  // [0] this backend's default given, [1] the other backend's
+    EikonalOptions band[2], sweeps[2], fronts[2];  // [0] this backend's default given, [1] the other backend's
     band[0].band_tiles = gpu ? kFimBandTilesGpu : kFimBandTilesCpu;
     band[1].band_tiles = gpu ? kFimBandTilesCpu : kFimBandTilesGpu;
     sweeps[0].inner_iterations = gpu ? kFimSweepsGpu : kFimSweepsCpu;
     sweeps[1].inner_iterations = gpu ? kFimSweepsCpu : kFimSweepsGpu;
+    fronts[0].front_budget = gpu ? fimFrontBudgetGpu(4) : kFimFrontBudgetCpu;
+    fronts[1].front_budget = gpu ? kFimFrontBudgetCpu : fimFrontBudgetGpu(4);
     const Solution byDefault = runFim(GetParam(), p);
-    for (const EikonalOptions* o : {band, sweeps}) {
+    for (const EikonalOptions* o : {band, sweeps, fronts}) {
         const Solution own = runFim(GetParam(), p, o[0]), other = runFim(GetParam(), p, o[1]);
         EXPECT_TRUE(fieldsIdentical(byDefault.phi, own.phi));
         EXPECT_EQ(byDefault.stats.updates, own.stats.updates);
         EXPECT_EQ(byDefault.stats.critical_sweeps, own.stats.critical_sweeps);
-        EXPECT_NE(byDefault.stats.critical_sweeps, other.stats.critical_sweeps);
+        EXPECT_EQ(byDefault.stats.critical_fronts, own.stats.critical_fronts);
+        EXPECT_NE(byDefault.stats.critical_fronts, other.stats.critical_fronts);
+    }
+    // with 8 neighbours the GPU's default is its own
+    EikonalOptions eight, eightOwn;
+    eight.stencil = eightOwn.stencil = 8;
+    eightOwn.front_budget = gpu ? fimFrontBudgetGpu(8) : kFimFrontBudgetCpu;
+    EXPECT_EQ(runFim(GetParam(), p, eight).stats.critical_fronts, runFim(GetParam(), p, eightOwn).stats.critical_fronts);
+}
+
+/// A front budget (EikonalOptions::front_budget) bounds each phase's longest
+/// tile by the budget plus one sweep's fronts, shortens the critical path of
+/// fronts with the GPU's band and sweep budget (the GPU's defaults: 150 with
+/// 4 neighbours, 300 with 8), and keeps the answer: the unbudgeted solve's
+/// and fast marching's potentials within the solver's tolerance.
+TEST_P(FimSchedule, AFrontBudgetCapsEachPhasesLongestTileAndKeepsTheAnswer) {
+    for (const bench::EikonalCase c : {bench::EikonalCase::Obstacles, bench::EikonalCase::Crowd})
+    for (const int stencil : {4, 8}) {
+        SCOPED_TRACE(std::string(bench::caseName(c)) + ", stencil " + std::to_string(stencil));
+        const bench::EikonalGrid grid = bench::makeEikonalGrid(c, 512);
+        const EikonalProblem p = grid.problem();
+        EikonalOptions none;
+        none.band_tiles = kFimBandTilesGpu;
+        none.inner_iterations = kFimSweepsGpu;
+        none.front_budget = 0;
+        none.stencil = stencil;
+        EikonalOptions capped = none;
+        const int budget = fimFrontBudgetGpu(stencil);
+        capped.front_budget = budget;
+        const Solution a = runFim(GetParam(), p, none), b = runFim(GetParam(), p, capped);
+        ASSERT_TRUE(b.stats.converged);
+        EXPECT_LT(b.stats.critical_fronts, a.stats.critical_fronts);
+        const long long sweepFronts = stencil == 8 ? fimFronts<2>(kFimTile, kFimTile) : fimFronts<1>(kFimTile, kFimTile);
+        EXPECT_LE(b.stats.critical_fronts, b.stats.iterations * (budget - 1 + sweepFronts));
+        EXPECT_GT(a.stats.critical_fronts, a.stats.iterations * (budget - 1 + sweepFronts) / 2) << "the case needs a budget";
+        EXPECT_TRUE(fieldsClose(b.phi, a.phi, grid.h, 1e-5));
+        EXPECT_TRUE(fieldsClose(b.phi, runFmm(p, capped).phi, grid.h, 1e-5));
     }
 }
 
@@ -644,7 +733,7 @@ INSTANTIATE_TEST_SUITE_P(PerBackend, FimSchedule, ::testing::ValuesIn(testExecs(
 // ---- the GPU takes the CPU's decisions -------------------------------------------
 
 /// On a machine with a GPU: the CUDA solve makes the same decisions as the
-/// CPU one given the same band and sweep budget (same IEEE arithmetic, no
+/// CPU one given the same band, sweep and front budgets (same IEEE arithmetic, no
 /// fused multiply-adds in the FIM), so its potentials, updates, tile
 /// activations, phases, critical sweeps and critical fronts (a warp's walks
 /// against the row sweep's count of them) equal the CPU's, with 4 and 8
@@ -656,6 +745,7 @@ TEST(FimCudaVsCpu, SameDecisionsSameCounts) {
     const std::pair<float, int> defaults[] = {{kFimBandTilesCpu, kFimSweepsCpu}, {kFimBandTilesGpu, kFimSweepsGpu}};
     for (const auto& [band, sweeps] : defaults)
     for (const int stencil : {4, 8})
+    for (const int fronts : {kFimFrontBudgetCpu, fimFrontBudgetGpu(stencil)})
     for (const bench::EikonalCase c : bench::allCases())
         for (const int n : {100, 512}) {
             const bench::EikonalGrid grid = bench::makeEikonalGrid(c, n);
@@ -664,10 +754,11 @@ TEST(FimCudaVsCpu, SameDecisionsSameCounts) {
             opt.band_tiles = band;
             opt.inner_iterations = sweeps;
             opt.stencil = stencil;
+            opt.front_budget = fronts;
             const Solution cpu = runFim(Exec{Backend::Cpu, 2}, p, opt), gpu = runFim(Exec{Backend::Cuda, 0}, p, opt);
             const std::string name = std::string(bench::caseName(c)) + " " + std::to_string(n) + " band " +
                                      std::to_string(band) + " sweeps " + std::to_string(sweeps) + " stencil " +
-                                     std::to_string(stencil);
+                                     std::to_string(stencil) + " fronts " + std::to_string(fronts);
             EXPECT_TRUE(fieldsIdentical(gpu.phi, cpu.phi)) << name;
             EXPECT_EQ(gpu.stats.updates, cpu.stats.updates) << name;
             EXPECT_EQ(gpu.stats.tile_activations, cpu.stats.tile_activations) << name;

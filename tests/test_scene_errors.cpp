@@ -206,6 +206,10 @@ TEST_F(SceneErrors, OutOfRangeNumbers) {
     expectError("sweeps_many", with("/model/potential_sweeps", 65), "/model/potential_sweeps", "an integer >= 1 and <= 64");
     expectError("band_negative", with("/model/potential_band_tiles", -1), "/model/potential_band_tiles");
     expectError("band_nan", with("/model/potential_band_tiles", "auto"), "/model/potential_band_tiles");
+    expectError("fronts_negative", with("/model/potential_front_budget", -1), "/model/potential_front_budget",
+                "an integer >= 0 and <= 1000000");
+    expectError("fronts_fraction", with("/model/potential_front_budget", 1.5), "/model/potential_front_budget");
+    expectError("fronts_many", with("/model/potential_front_budget", 1000001), "/model/potential_front_budget");
     expectError("threshold", with("/floor_plans", json::parse(R"([{"image": "x.png", "threshold": 2}])")),
                 "/floor_plans/0/threshold");
 }

@@ -224,7 +224,8 @@ TEST_F(SceneLoad, EveryFieldReadsBack) {
                 "v0": 1.3, "rho_jam": 5.5, "gamma_fd": 2, "d_min": 0.35, "dt": 0.1, "duration": 90,
                 "max_steps": 1000, "seed": 18446744073709551615, "box_margin": 3, "pressure_iterations": 40,
                 "pressure_tolerance": 0.01, "separation_passes": 5, "potential_warm_start": true,
-                "pressure_grid_shift": true, "potential_stencil": 8, "potential_sweeps": 5, "potential_band_tiles": 12}
+                "pressure_grid_shift": true, "potential_stencil": 8, "potential_sweeps": 5, "potential_band_tiles": 12,
+                "potential_front_budget": 175}
     })");
     const Scene s = loadScene(path);
     EXPECT_EQ(s.path, path);
@@ -334,6 +335,9 @@ TEST_F(SceneLoad, EveryFieldReadsBack) {
     EXPECT_FALSE(EikonalOptions{}.inner_iterations.has_value());
     EXPECT_FLOAT_EQ(p.potential_band_tiles, 12.f);
     EXPECT_LT(ModelParams{}.potential_band_tiles, 0.f);  // each backend's default band
+    EXPECT_EQ(p.potential_front_budget, 175);
+    EXPECT_LT(ModelParams{}.potential_front_budget, 0);  // each backend's default front budget
+    EXPECT_FALSE(EikonalOptions{}.front_budget.has_value());
 }
 
 TEST_F(SceneLoad, DensityResolvesToACountOverTheOpenSpawnArea) {

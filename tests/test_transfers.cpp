@@ -325,9 +325,9 @@ TEST(BenchStep, StencilOptionRunsAndRefusesOtherValues) {
     }
 }
 
-/// `ccrowd bench step --sweeps / --band-tiles`: the budget reaches the
-/// solve (2 sweeps: no phase's longest tile above 2), out-of-range values
-/// are refused naming the option.
+/// `ccrowd bench step --sweeps / --band-tiles / --front-budget`: the budgets
+/// reach the solve (2 sweeps: no phase's longest tile above 2; one front:
+/// one sweep), out-of-range values are refused naming the option.
 TEST(BenchStep, SweepsAndBandOptionsReachTheSolveAndRefuseOtherValues) {
     const std::string args = "bench step --agents 1000 --cells 64 --groups 2 --steps 1 --warmup 1 --backend cpu --format csv";
     std::string out;
@@ -341,7 +341,14 @@ TEST(BenchStep, SweepsAndBandOptionsReachTheSolveAndRefuseOtherValues) {
     EXPECT_NE(runCli("bench step --agents 2000 --cells 64 --groups 2 --steps 1 --backend cpu", &out), 0) << out;
     EXPECT_NE(out.find("bench step's synthetic scene (2000 agents, 64^2 cells, 2 groups): /groups/0/count"),
               std::string::npos) << out;
-    for (const char* bad : {"--sweeps 0", "--sweeps 65", "--band-tiles -1", "--band-tiles nan"}) {
+    // a front budget of one front: every activation one sweep, as --sweeps 1
+    std::string one;
+    ASSERT_EQ(runCli(args + " --front-budget 1", &one), 0) << one;
+    cols = csvRow(one, "1000,");
+    ASSERT_EQ(cols.count("fim_phases"), 1u) << one;
+    EXPECT_LE(std::stod(cols["fim_critical_sweeps"]), std::stod(cols["fim_phases"])) << one;
+    for (const char* bad : {"--sweeps 0", "--sweeps 65", "--band-tiles -1", "--band-tiles nan", "--front-budget -1",
+                            "--front-budget 1.5"}) {
         EXPECT_NE(runCli(args + " " + bad, &out), 0) << bad;
         const std::string opt = std::string(bad).substr(0, std::string(bad).find(' '));
         EXPECT_NE(out.find(opt), std::string::npos) << bad << ": " << out;

@@ -99,14 +99,18 @@ TEST(Validation, EveryBackendRunsTheCasesWithTheCpusFimSchedule) {
     const Scene own = loadScene(validate::bundledScene("room_exit"));
     ASSERT_LT(own.params.potential_band_tiles, 0.f);
     ASSERT_EQ(own.params.potential_sweeps, 0);
+    ASSERT_LT(own.params.potential_front_budget, 0);
     const Scene pinned = validate::validationScene(own);
     EXPECT_EQ(pinned.params.potential_band_tiles, kFimBandTilesCpu);
     EXPECT_EQ(pinned.params.potential_sweeps, kFimSweepsCpu);
+    EXPECT_EQ(pinned.params.potential_front_budget, kFimFrontBudgetCpu);
     Scene set = own;
     set.params.potential_band_tiles = 16.f;
     set.params.potential_sweeps = 3;
+    set.params.potential_front_budget = 150;
     EXPECT_EQ(validate::validationScene(set).params.potential_band_tiles, 16.f);
     EXPECT_EQ(validate::validationScene(set).params.potential_sweeps, 3);
+    EXPECT_EQ(validate::validationScene(set).params.potential_front_budget, 150);
     // on the CPU the pinned scene is the scene: the same agents, bit for bit, after 300 steps
     Simulation a(own, kExec), b(pinned, kExec);
     test::expectSameRun(a, b, 300);

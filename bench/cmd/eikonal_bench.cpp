@@ -203,6 +203,7 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
     eo.tolerance = opt.tolerance;
     eo.band_tiles = opt.band_tiles;
     eo.inner_iterations = opt.sweeps;
+    eo.front_budget = opt.front_budget;
     eo.stencil = opt.stencil;
     if (!opt.band_tiles && haveGpu)
         log << "band: each backend's default (" << kFimBandTilesCpu << " tiles on the CPU, " << kFimBandTilesGpu
@@ -210,6 +211,9 @@ std::vector<EikonalBenchRow> runEikonalBench(const EikonalBenchOptions& opt, std
     if (!opt.sweeps && haveGpu)
         log << "sweeps: each backend's default (" << kFimSweepsCpu << " per tile activation on the CPU, " << kFimSweepsGpu
             << " on CUDA; --sweeps sets one for both)\n";
+    if (!opt.front_budget && haveGpu)
+        log << "front budget: each backend's default (none on the CPU, " << fimFrontBudgetGpu(opt.stencil)
+            << " fronts per tile activation on CUDA; --front-budget sets one for both)\n";
     if (!opt.plot.empty()) checkWritable(opt.plot, "--plot");  // fail before the long run, not after
 
     std::vector<EikonalBenchRow> rows;

@@ -33,6 +33,7 @@ struct EikonalBenchOptions {
     float tolerance = 1e-9f;                      ///< FIM tolerance (EikonalOptions::tolerance).
     std::optional<float> band_tiles;                   ///< FIM value-ordering band (EikonalOptions::band_tiles; empty: each backend's default). [Limit: >= 0]
     std::optional<int> sweeps;                         ///< FIM sweeps per tile activation (EikonalOptions::inner_iterations; empty: each backend's default). [Limit: >= 1]
+    std::optional<int> front_budget;                   ///< FIM fronts per tile activation (EikonalOptions::front_budget; empty: each backend's default). [Limit: 0..1e6]
     int stencil = EikonalOptions{}.stencil;            ///< Local update's neighbours, FIM and FMM (EikonalOptions::stencil). [Limit: 4 or 8]
 };
 

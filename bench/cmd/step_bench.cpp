@@ -126,6 +126,7 @@ void runStepBench(const StepBenchOptions& opt, std::ostream& out, std::ostream& 
         if (opt.stencil) scene.params.potential_stencil = opt.stencil;
         if (opt.sweeps) scene.params.potential_sweeps = opt.sweeps;
         if (opt.bandTiles >= 0.f) scene.params.potential_band_tiles = opt.bandTiles;
+        if (opt.frontBudget >= 0) scene.params.potential_front_budget = opt.frontBudget;
         Simulation sim(std::move(scene), ex);
         header(sim.stageNames());
         const int agents = sim.agentCount(), n = sim.grid().nx;

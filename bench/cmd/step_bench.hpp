@@ -48,6 +48,10 @@ struct StepBenchOptions {
     /// (ModelParams::potential_band_tiles, 0..1e6); negative: each scene's own
     /// (synthetic: each backend's default).
     float bandTiles = -1.f;
+    /// FIM front budget for every configuration
+    /// (ModelParams::potential_front_budget, 0..1e6); negative: each scene's
+    /// own (synthetic: each backend's default).
+    int frontBudget = -1;
     /// CUDA: after each configuration's timed steps, one more step whose
     /// potential solve times its kernel's parts (Simulation::profilePotential),
     /// as a `profile,` line on the log (gpu_profile.hpp).

@@ -81,6 +81,14 @@ struct EikonalOptions {
     /// slowest tile and the GPU has warps to spare: a wider band needs
     /// fewer phases and critical sweeps, EikonalStats). [Limit: finite, >= 0]
     std::optional<float> band_tiles;
+    /// Most fronts (the diagonals a GPU warp walks, EikonalStats::critical_fronts)
+    /// a tile's sweeps may walk per activation, on both backends: the tile
+    /// stops after the sweep that reaches it and keeps its dirty cells for
+    /// a later activation. 0 = none (the sweep budget alone). Empty: the
+    /// backend's default, none on the CPU (the least work) and on CUDA 150
+    /// with 4 neighbours, 300 with 8 (a GPU phase lasts as long as its
+    /// slowest tile, a tile as long as the fronts it walks). [Limit: 0..1e6]
+    std::optional<int> front_budget;
     /// Neighbours the local update reads, the same for FIM (both backends)
     /// and FMM: 4 (the Godunov update; exact along the axes, 1.2% high along
     /// the diagonals 126 cells from a point source) or 8 (plus the triangles

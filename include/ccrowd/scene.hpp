@@ -423,6 +423,11 @@ struct ModelParams {
     /// (EikonalOptions::band_tiles): 0 is plain FIM; negative means each
     /// backend's default (4 on the CPU, 16 on CUDA). [Limit: < 0, or 0..1e6]
     float potential_band_tiles = -1.f;
+    /// Most fronts a potential tile's sweeps may walk per activation
+    /// (EikonalOptions::front_budget): 0 is none; negative means each
+    /// backend's default (none on the CPU; on CUDA 150 with 4 neighbours,
+    /// 300 with 8). [Limit: < 0, or 0..1e6]
+    int potential_front_budget = -1;
     /// Operational (local) model: "uic" (Narain 2009 pressure plus
     /// minimum-distance separation), "social_force" (Helbing 2000),
     /// "orca" (van den Berg et al. 2011, RVO2) or "zones" (seed 000's

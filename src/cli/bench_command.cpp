@@ -30,7 +30,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
         double maxSeconds = 30.0;
         bool noSkfmm = false, profileCuda = false;
         float tolerance = 1e-9f;
-        std::string bandTiles = "auto";
+        std::string bandTiles = "auto", frontBudget = "auto";
         int sweeps = 0;  // 0: each backend's default
         int stencil = EikonalOptions{}.stencil;
     };
@@ -71,6 +71,10 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             return bad.empty() ? CLI::Range(0.0, 1e6)(v) : bad;
         },
         "auto or 0..1e6", "auto or a band");
+    // a FIM front budget: "auto" (each backend's default) or 0..1e6 fronts
+    const CLI::Validator frontCheck(
+        [](std::string& v) { return v == "auto" ? std::string() : CLI::Range(0, 1000000)(v); }, "auto or 0..1e6",
+        "auto or a front budget");
     eik->add_option("--band-tiles", a->bandTiles,
                     "FIM value-ordering band in tile widths (EikonalOptions::band_tiles; 0 = plain FIM, every active tile "
                     "every phase): auto (each backend's default: 4 on the CPU, 16 on CUDA) or one value 0..1e6 for every "
@@ -81,6 +85,12 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                     "FIM sweeps per tile activation (EikonalOptions::inner_iterations), 1..1024, for every FIM row, CPU "
                     "and CUDA; default: each backend's (8 on the CPU, 6 on CUDA)")
         ->check(CLI::Range(1, 1024));
+    eik->add_option("--front-budget", a->frontBudget,
+                    "FIM fronts a tile's sweeps may walk per activation (EikonalOptions::front_budget; 0 = none): auto "
+                    "(each backend's default: none on the CPU; on CUDA 150 with 4 neighbours, 300 with 8) or one value "
+                    "0..1e6 for every FIM row, CPU and CUDA")
+        ->check(frontCheck)
+        ->capture_default_str();
     eik->add_option("--stencil", a->stencil,
                     "Neighbours of the local update, for FIM and fast marching alike (EikonalOptions::stencil): 4, or 8 "
                     "(plus the diagonals' triangles: less directional bias, about twice the work)")
@@ -107,6 +117,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.tolerance = a->tolerance;
             if (a->bandTiles != "auto") o.band_tiles = std::stof(a->bandTiles);
             if (a->sweeps > 0) o.sweeps = a->sweeps;
+            if (a->frontBudget != "auto") o.front_budget = std::stoi(a->frontBudget);
             o.stencil = a->stencil;
             const char* wait = std::getenv("OMP_WAIT_POLICY");
             if (!wait || (std::strcmp(wait, "passive") != 0 && std::strcmp(wait, "PASSIVE") != 0))
@@ -124,7 +135,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                 "group and peak resident memory.");
     struct StepArgs {
         std::string agents = "10000,100000,1000000", cells = "256,512,1024", groups = "1,4", format = "table",
-                    backend = "auto", warm = "off", local, bandTiles = "auto";
+                    backend = "auto", warm = "off", local, bandTiles = "auto", frontBudget = "auto";
         std::vector<std::string> scenes;
         int steps = 10, warmup = 3, threads = 0, stencil = 0, sweeps = 0;
         bool all = false, profileCuda = false;
@@ -164,6 +175,12 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
                      "(each scene's own; synthetic scenes: each backend's default, 4 on the CPU, 16 on CUDA) or 0..1e6")
         ->check(bandCheck)
         ->capture_default_str();
+    step->add_option("--front-budget", s2->frontBudget,
+                     "Potential FIM fronts a tile's sweeps may walk per activation for every configuration "
+                     "(model.potential_front_budget): auto (each scene's own; synthetic scenes: each backend's default, "
+                     "none on the CPU, on CUDA 150 with 4 neighbours and 300 with 8) or 0..1e6 (0 = none)")
+        ->check(frontCheck)
+        ->capture_default_str();
     step->add_flag("--profile-cuda", s2->profileCuda,
                    "CUDA: after each configuration's timed steps, one more (untimed) step whose potential solve times its "
                    "kernel's parts (EikonalOptions::profile), as a 'profile,' line on stderr");
@@ -185,6 +202,7 @@ void addBenchCommand(CLI::App& app, Commands& commands) {
             o.stencil = s2->stencil;
             o.sweeps = s2->sweeps;
             if (s2->bandTiles != "auto") o.bandTiles = std::stof(s2->bandTiles);
+            if (s2->frontBudget != "auto") o.frontBudget = std::stoi(s2->frontBudget);
             o.profileCuda = s2->profileCuda;
             bench::runStepBench(o, std::cout, std::cerr);
             return 0;

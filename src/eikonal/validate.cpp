@@ -32,6 +32,9 @@ void validateEikonalSetup(const EikonalProblem& p, const EikonalOptions& opt) {
     if (opt.band_tiles && (!(*opt.band_tiles >= 0.f) || !std::isfinite(*opt.band_tiles)))
         throw InputError(fieldMessage("eikonal.band_tiles", str(*opt.band_tiles), "must be a finite number >= 0",
                                       ">= 0 (0 = plain FIM), or none for the backend's default"));
+    if (opt.front_budget && (*opt.front_budget < 0 || *opt.front_budget > 1000000))
+        throw InputError(fieldMessage("eikonal.front_budget", std::to_string(*opt.front_budget), "out of range",
+                                      "0..1000000 (0 = none), or none for the backend's default"));
     if (opt.stencil != 4 && opt.stencil != 8)
         throw InputError(fieldMessage("eikonal.stencil", std::to_string(opt.stencil), "unknown stencil", "4 or 8"));
     if (opt.changed_i0 < 0 || opt.changed_j0 < 0)

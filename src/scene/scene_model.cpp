@@ -79,7 +79,7 @@ ModelParams parseModel(const Node& n) {
     n.object({"alpha", "beta", "gamma", "rho_min", "rho_max", "rho_limit", "v0", "rho_jam", "gamma_fd", "d_min", "dt",
               "duration", "max_steps", "seed", "box_margin", "pressure_iterations", "pressure_tolerance",
               "separation_passes", "perception_radius", "pressure_omega", "pressure_grid_shift", "potential_warm_start", "potential_stencil",
-              "potential_sweeps", "potential_band_tiles", "local", "social_force", "zones", "orca"});
+              "potential_sweeps", "potential_band_tiles", "potential_front_budget", "local", "social_force", "zones", "orca"});
     ModelParams p;
     // Unit-cost weights (Treuille 2006 eq. 4).
     readF(n, "alpha", closed(0, 1e3), p.alpha);
@@ -130,9 +130,11 @@ ModelParams parseModel(const Node& n) {
         p.potential_stencil = static_cast<int>(v.integer(4, 8, "4 or 8"));
         if (p.potential_stencil != 4 && p.potential_stencil != 8) v.fail("out of range", "4 or 8");
     }
-    // Potential stage: the FIM's sweep budget per tile activation and its band.
+    // Potential stage: the FIM's sweep and front budgets per tile activation and its band.
     if (n.has("potential_sweeps")) p.potential_sweeps = static_cast<int>(n.get("potential_sweeps", "").integer(1, 64));
     readF(n, "potential_band_tiles", closed(0, 1e6, "tile widths"), p.potential_band_tiles);
+    if (n.has("potential_front_budget"))
+        p.potential_front_budget = static_cast<int>(n.get("potential_front_budget", "").integer(0, 1000000));
     // Operational (local) model that turns preferred velocities into moves.
     if (n.has("local")) {
         const Node v = n.get("local", "");

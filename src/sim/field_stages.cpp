@@ -79,6 +79,7 @@ void runPotential(SimState& s) {
     opt.stencil = s.scene.params.potential_stencil;
     if (s.scene.params.potential_sweeps > 0) opt.inner_iterations = s.scene.params.potential_sweeps;
     if (s.scene.params.potential_band_tiles >= 0.f) opt.band_tiles = s.scene.params.potential_band_tiles;
+    if (s.scene.params.potential_front_budget >= 0) opt.front_budget = s.scene.params.potential_front_budget;
     opt.profile = s.profilePotential;
     // warm start from the last step: the cost stage wrote only the active box
     // (not after an event: walls or costs changed anywhere)
