@@ -32,7 +32,8 @@
 #              budgets 8/6/5/4, alternating twice (step_sweeps.csv): on an H200, 6 took 10% off the 1M-agent
 #              step's potential against 8 (2026-11-30, step-band), now the GPU's default; 5 and 4 not yet
 #              timed: with the front walk the CPU counts 12% / 24% fewer critical fronts than 6 in this
-#              step, at 48.0 / 50.3 phases against 48.0 (bench/results/fim_front_walk_2026-11-30_cpu2.md)
+#              step, at 48.0 / 50.3 phases against 48.0 (bench/results/fim_front_walk_2026-11-30_cpu2.md);
+#              these runs take the GPU's default front budget (150) too, which caps most tiles first
 #   fronts     the GPU's front budget (150 fronts per tile activation, new on 2026-12-02, chosen by the CPU's
 #              count: 38% fewer critical fronts in a 1M-agent step at 50 against 48 phases) against none
 #              (--front-budget 0), alternating twice: bench step at 1M and 100k agents and on the default and
