@@ -35,7 +35,7 @@
 #              step, at 48.0 / 50.3 phases against 48.0 (bench/results/fim_front_walk_2026-11-30_cpu2.md);
 #              these runs take the GPU's default front budget (150) too, which caps most tiles first
 #   fronts     the GPU's front budget (150 fronts per tile activation, new on 2026-12-02, chosen by the CPU's
-#              count: 38% fewer critical fronts in a 1M-agent step at 50 against 48 phases) against none
+#              count: 38% fewer critical fronts in a 1M-agent step at 51.5 against 48 phases) against none
 #              (--front-budget 0), alternating twice: bench step at 1M and 100k agents and on the default and
 #              eight-group scenes (step_fronts.csv), bench eikonal at 1024^2, every case (eikonal_fronts.csv)
 #   step-band  bench step on CUDA, 1M agents / 1024^2 / 4 groups, bands 8/16/32/64 tiles (8 sweeps) and sweep

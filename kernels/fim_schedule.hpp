@@ -109,11 +109,11 @@ constexpr int kFimFrontBudgetCpu = 0;
 /// for its next activation, while its neighbours move on. Counted on the
 /// CPU with the GPU's band and sweep budget
 /// (bench/results/fim_front_budget_2026-12-02_cpu2.md): a 1M-agent step's
-/// critical fronts 15397 -> 9516 (-38%) at 48.0 -> 50.0 phases, a 100k
+/// critical fronts 15397 -> 9532 (-38%) at 48.0 -> 51.5 phases, a 100k
 /// step's 6594 -> 4092 (-38%) at 22.0 -> 23.3, `bench eikonal`'s random,
 /// obstacles and crowd cases at 1024^2 and 4096^2 12-19% fewer at the same
 /// phases; below about two sweeps' fronts (125) tiles stop so early that
-/// the phases grow (1M step: 57.5 with 125, 82 with 110).
+/// the phases grow (1M step, 64 sweeps: 57.5 with 125, 82 with 110).
 constexpr int kFimFrontBudgetGpu = 150;
 /// The same with the 8-neighbour stencil, whose sweeps walk 94 fronts
 /// instead of 63: `bench eikonal`'s cases at 1024^2 walk 8-13% fewer
