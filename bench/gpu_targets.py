@@ -3,7 +3,9 @@
 
 Reads what bench/gpu_suite.sh wrote (eikonal.csv, step.csv, models.csv,
 tests_cuda.log, any of them) and prints one markdown table per issue: each
-target, what the logs measured, and whether it is met. A target whose rows
+target, what the logs measured, and whether it is met. When the `fronts`
+section ran (step_fronts.csv, eikonal_fronts.csv), one more table: the
+GPU's default front budget against none, per configuration. A target whose rows
 are missing says so ("not measured"); nothing is guessed. Standard library
 only, so it runs on the GPU machine at the end of the suite.
 
@@ -176,6 +178,45 @@ def issue14(rows):
     return lines
 
 
+def front_budget(step, eik):
+    """The suite's `fronts` section: CUDA with the default front budget ("auto") against none ("0"),
+    medians over its repeats, per step configuration and per fim-cuda case."""
+    lines = ["## The GPU's front budget against none (`fronts` section)", "",
+             "| configuration | none: ms (potential ms) | default: ms (potential ms) | solve time, default / none | "
+             "phases none / default | critical fronts none / default | the default is |",
+             "|---|---|---|---|---|---|---|"]
+    groups = {}
+    for r in step:
+        if r.get("backend") != "cuda":
+            continue
+        name = (r.get("scene") if r.get("scene", "synthetic") != "synthetic"
+                else "%gM agents / %s^2" % (num(r, "agents") / 1e6, r.get("cells")))
+        groups.setdefault(name, {}).setdefault(r.get("prefix1"), []).append(r)
+    for r in eik:
+        if r.get("method") == "fim-cuda":
+            groups.setdefault("bench eikonal %s %s^2" % (r.get("case"), r.get("size")), {}).setdefault(r.get("prefix1"), []).append(r)
+    if not groups:
+        return lines + ["", "No rows of the fronts section: not measured."]
+    for name in sorted(groups):
+        by = groups[name]
+        none, default = by.get("fronts=0", []), by.get("fronts=auto", [])
+        is_step = not name.startswith("bench eikonal")
+        solve = "ms_potential" if is_step else "ms_median"
+        phases = "fim_phases" if is_step else "phases"
+        fronts = "fim_critical_fronts" if is_step else "critical_fronts"
+
+        def med(rs, col):
+            return median([num(r, col) for r in rs if num(r, col) is not None])
+        a, b = med(none, solve), med(default, solve)
+        ratio = b / a if a and b is not None else None
+        which = "-" if ratio is None else ("faster" if ratio < 1 else ("slower" if ratio > 1 else "the same"))
+        lines.append("| %s | %s (%s) | %s (%s) | %s | %s / %s | %s / %s | %s |" % (
+            name, fmt(med(none, "ms_median"), 3), fmt(a, 3), fmt(med(default, "ms_median"), 3), fmt(b, 3), fmt(ratio, 3),
+            fmt(med(none, phases), 1), fmt(med(default, phases), 1), fmt(med(none, fronts), 0), fmt(med(default, fronts), 0),
+            which))
+    return lines
+
+
 def tests(path):
     if not os.path.exists(path):
         return ["## CUDA tests", "", "tests_cuda.log: not present."]
@@ -202,6 +243,10 @@ def main(argv):
     step = read_rows(os.path.join(d, "step.csv"), ["agents", "cells", "backend", "ms_median"])
     models = read_rows(os.path.join(d, "models.csv"), ["agents", "cells", "backend", "ms_median"])
     parts = [issue10(eik), issue11(step), issue14(models), tests(os.path.join(d, "tests_cuda.log"))]
+    fronts_step = read_rows(os.path.join(d, "step_fronts.csv"), ["agents", "cells", "backend", "ms_median"])
+    fronts_eik = read_rows(os.path.join(d, "eikonal_fronts.csv"), ["case", "size", "method", "ms_median"])
+    if fronts_step or fronts_eik:
+        parts.append(front_budget(fronts_step, fronts_eik))
     print("\n\n".join("\n".join(p) for p in parts))
     return 0
 

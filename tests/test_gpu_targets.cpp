@@ -138,6 +138,55 @@ TEST_F(GpuTargets, JudgesTheBenchesCsvAndTurnsWithTheTimes) {
     }
 }
 
+/// The `fronts` section's logs (step_fronts.csv, eikonal_fronts.csv, each
+/// line labelled rep=R,fronts=0|auto,): one row per configuration with the
+/// default budget's solve time over none's, faster or slower as the times
+/// say; without those files no such table.
+TEST_F(GpuTargets, ComparesTheFrontBudgetWithNone) {
+    if (std::system("python3 -c 'import csv, re' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3: not checked";
+    const Result step = shell(kCli + "bench step --agents 2000 --cells 128 --groups 2 --steps 1 --warmup 0 --format csv");
+    ASSERT_EQ(step.code, 0) << step.out;
+    const Result eik = shell(kCli + "bench eikonal --sizes 64 --case obstacles --no-skfmm --repeat 1 --warmup 0 "
+                                    "--max-seconds 1 --format csv");
+    ASSERT_EQ(eik.code, 0) << eik.out;
+    const Csv s = parse(step.out, "agents"), e = parse(eik.out, "case");
+    ASSERT_FALSE(s.rows.empty()) << step.out;
+    ASSERT_FALSE(e.rows.empty()) << eik.out;
+    const int backend = s.col("backend"), potential = s.col("ms_potential"), method = e.col("method"), ms = e.col("ms_median");
+    std::vector<std::string> fim;
+    for (const auto& r : e.rows)
+        if (r[method] == "fim") fim = r;
+    ASSERT_FALSE(fim.empty()) << eik.out;
+    fim[method] = "fim-cuda";
+    std::string steps = "", solves = "";
+    for (const int rep : {1, 2})
+        for (const char* fb : {"0", "auto"}) {
+            const std::string label = "rep=" + std::to_string(rep) + ",fronts=" + fb + ",";
+            std::vector<std::string> row = s.rows[0], solve = fim;
+            row[backend] = "cuda";
+            // the budget: the step's potential 2.0 -> 1.5 ms, the solve 1.0 -> 1.2 ms
+            row[potential] = std::string(fb) == "0" ? "2.0" : "1.5";
+            solve[ms] = std::string(fb) == "0" ? "1.0" : "1.2";
+            steps += label + joinCsv(s.header) + "\n" + label + joinCsv(row) + "\n";
+            solves += label + joinCsv(e.header) + "\n" + label + joinCsv(solve) + "\n";
+        }
+    ASSERT_TRUE(std::filesystem::create_directory(path("logs")));
+    const Result none = shell(kScript + path("logs"));
+    ASSERT_EQ(none.code, 0) << none.out;
+    EXPECT_EQ(none.out.find("front budget"), std::string::npos) << "no fronts section, no table: " << none.out;
+    write("logs/step_fronts.csv", steps);
+    write("logs/eikonal_fronts.csv", solves);
+    const Result r = shell(kScript + path("logs"));
+    ASSERT_EQ(r.code, 0) << r.out;
+    ASSERT_NE(r.out.find("## The GPU's front budget against none"), std::string::npos) << r.out;
+    const std::string stepLine = lineStarting(r.out, "| 0.002M agents / 128^2 |");
+    EXPECT_NE(stepLine.find("| 0.750 |"), std::string::npos) << r.out;
+    EXPECT_TRUE(endsWith(stepLine, "| faster |")) << r.out;
+    const std::string solveLine = lineStarting(r.out, "| bench eikonal obstacles 64^2 |");
+    EXPECT_NE(solveLine.find("| 1.200 |"), std::string::npos) << r.out;
+    EXPECT_TRUE(endsWith(solveLine, "| slower |")) << r.out;
+}
+
 TEST_F(GpuTargets, AMissingFolderGetsItsUsage) {
     if (std::system("python3 -c 'import csv' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3: not checked";
     const Result r = shell(kScript + path("missing"));
