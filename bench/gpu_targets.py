@@ -68,6 +68,11 @@ def median(values):
     return None if n == 0 else (v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2]))
 
 
+def column_median(rows, column):
+    """The median of @p column over @p rows, skipping empty cells (None when none)."""
+    return median([v for v in (num(r, column) for r in rows) if v is not None])
+
+
 def verdict(value, limit, smaller=True):
     if value is None:
         return "not measured"
@@ -104,16 +109,16 @@ def issue10(rows):
         return lines + ["", "No fim-cuda rows: not measured."]
     for case, size in cells:
         gpu = [r for k, rs in by.items() if k[:3] == (case, size, "fim-cuda") for r in rs]
-        g_ms = median([num(r, "ms_median") for r in gpu if num(r, "ms_median") is not None])
-        g_upc = median([num(r, "updates_per_cell") for r in gpu if num(r, "updates_per_cell") is not None])
+        g_ms = column_median(gpu, "ms_median")
+        g_upc = column_median(gpu, "updates_per_cell")
         diff = max([num(r, "max_abs_diff_vs_fmm") or 0.0 for r in gpu], default=None)
         cpu_threads = [k[3] for k in by if k[:3] == (case, size, "fim")]
         c_ms = c_upc = None
         t_max = max(cpu_threads) if cpu_threads else None
         if t_max is not None:
             cpu = by[(case, size, "fim", t_max)]
-            c_ms = median([num(r, "ms_median") for r in cpu if num(r, "ms_median") is not None])
-            c_upc = median([num(r, "updates_per_cell") for r in cpu if num(r, "updates_per_cell") is not None])
+            c_ms = column_median(cpu, "ms_median")
+            c_upc = column_median(cpu, "updates_per_cell")
         limit = 10.0 if size >= 4096 else (1.0 if size >= 1024 else None)
         # (what is checked, its verdict)
         checks = []
@@ -144,10 +149,10 @@ def issue11(rows):
              "|---|---|---|---|---|---|---|---|---|"]
     for agents, cells, limit in ((1e5, 512, None), (1e6, 1024, 10.0), (4e6, 2048, None), (1e7, 4096, 150.0)):
         rs = step_rows(rows, "cuda", agents, cells)
-        ms = median([num(r, "ms_median") for r in rs if num(r, "ms_median") is not None])
-        pot = median([num(r, "ms_potential") for r in rs if num(r, "ms_potential") is not None])
-        es = median([num(r, "ms_exit_spawn") for r in rs if num(r, "ms_exit_spawn") is not None])
-        hd = median([num(r, "host_device_bytes_per_step") for r in rs if num(r, "host_device_bytes_per_step") is not None])
+        ms = column_median(rs, "ms_median")
+        pot = column_median(rs, "ms_potential")
+        es = column_median(rs, "ms_exit_spawn")
+        hd = column_median(rs, "host_device_bytes_per_step")
         bpa = max([num(r, "bytes_per_agent") for r in rs if num(r, "bytes_per_agent") is not None], default=None)
         bpc = max([num(r, "bytes_per_cell_per_group") for r in rs if num(r, "bytes_per_cell_per_group") is not None],
                   default=None)
@@ -169,9 +174,9 @@ def issue14(rows):
              "| model | CUDA ms/step | its own stage ms | target (step) | verdict |", "|---|---|---|---|---|"]
     for local in ("uic", "social_force", "orca", "zones"):
         rs = step_rows(rows, "cuda", 1e6, 1024, local)
-        ms = median([num(r, "ms_median") for r in rs if num(r, "ms_median") is not None])
+        ms = column_median(rs, "ms_median")
         stage = "ms_pressure" if local == "uic" else "ms_" + local
-        st = median([num(r, stage) for r in rs if num(r, stage) is not None])
+        st = column_median(rs, stage)
         limit = 5.0 if local in ("social_force", "orca") else None
         lines.append("| %s | %s | %s | %s | %s |" % (local, fmt(ms), fmt(st, 3), "-" if limit is None else "<= 5",
                                                     verdict(ms, limit) if limit is not None else "-"))
@@ -185,35 +190,30 @@ def front_budget(step, eik):
              "| configuration | none: ms (potential ms) | default: ms (potential ms) | solve time, default / none | "
              "phases none / default | critical fronts none / default | the default is |",
              "|---|---|---|---|---|---|---|"]
+    # per configuration: its solve-time, phases and critical-fronts columns, and its rows per label
+    step_cols, eik_cols = ("ms_potential", "fim_phases", "fim_critical_fronts"), ("ms_median", "phases", "critical_fronts")
     groups = {}
     for r in step:
-        if r.get("backend") != "cuda":
-            continue
-        name = (r.get("scene") if r.get("scene", "synthetic") != "synthetic"
-                else "%gM agents / %s^2" % (num(r, "agents") / 1e6, r.get("cells")))
-        groups.setdefault(name, {}).setdefault(r.get("prefix1"), []).append(r)
+        if r.get("backend") == "cuda":
+            name = (r.get("scene") if r.get("scene", "synthetic") != "synthetic"
+                    else "%gM agents / %s^2" % (num(r, "agents") / 1e6, r.get("cells")))
+            groups.setdefault(name, (step_cols, {}))[1].setdefault(r.get("prefix1"), []).append(r)
     for r in eik:
         if r.get("method") == "fim-cuda":
-            groups.setdefault("bench eikonal %s %s^2" % (r.get("case"), r.get("size")), {}).setdefault(r.get("prefix1"), []).append(r)
+            name = "bench eikonal %s %s^2" % (r.get("case"), r.get("size"))
+            groups.setdefault(name, (eik_cols, {}))[1].setdefault(r.get("prefix1"), []).append(r)
     if not groups:
         return lines + ["", "No rows of the fronts section: not measured."]
     for name in sorted(groups):
-        by = groups[name]
+        (solve, phases, fronts), by = groups[name]
         none, default = by.get("fronts=0", []), by.get("fronts=auto", [])
-        is_step = not name.startswith("bench eikonal")
-        solve = "ms_potential" if is_step else "ms_median"
-        phases = "fim_phases" if is_step else "phases"
-        fronts = "fim_critical_fronts" if is_step else "critical_fronts"
-
-        def med(rs, col):
-            return median([num(r, col) for r in rs if num(r, col) is not None])
-        a, b = med(none, solve), med(default, solve)
+        a, b = column_median(none, solve), column_median(default, solve)
         ratio = b / a if a and b is not None else None
         which = "-" if ratio is None else ("faster" if ratio < 1 else ("slower" if ratio > 1 else "the same"))
         lines.append("| %s | %s (%s) | %s (%s) | %s | %s / %s | %s / %s | %s |" % (
-            name, fmt(med(none, "ms_median"), 3), fmt(a, 3), fmt(med(default, "ms_median"), 3), fmt(b, 3), fmt(ratio, 3),
-            fmt(med(none, phases), 1), fmt(med(default, phases), 1), fmt(med(none, fronts), 0), fmt(med(default, fronts), 0),
-            which))
+            name, fmt(column_median(none, "ms_median"), 3), fmt(a, 3), fmt(column_median(default, "ms_median"), 3),
+            fmt(b, 3), fmt(ratio, 3), fmt(column_median(none, phases), 1), fmt(column_median(default, phases), 1),
+            fmt(column_median(none, fronts), 0), fmt(column_median(default, fronts), 0), which))
     return lines
 
 
