@@ -28,8 +28,11 @@ void check(bool ok, const char* field, float v, const char* allowed) {
 }  // namespace
 
 float socialForceMaxSubstep(const SocialForceParams& p) {
-    // a tenth of the body spring's period scale sqrt(m/k) (k = 0: no spring)
-    float s = p.k > 0.f ? 0.2f * std::sqrt(p.mass / p.k) : INFINITY;
+    // 0.1 sqrt(m/k) (k = 0: no spring): the faster-is-slower room's times
+    // agree with 0.05 and 0.025 sqrt(m/k) within the seeds' spread at 2-5
+    // m/s; at 0.2 doors jammed for good at 4-5 m/s
+    // (bench/results/social_force_substep_2026-12-02_cpu2.md)
+    float s = p.k > 0.f ? 0.1f * std::sqrt(p.mass / p.k) : INFINITY;
     // and a tenth of the driving relaxation time
     return std::min(s, 0.1f * p.tau);
 }

@@ -129,11 +129,15 @@ CC_HD inline void panicDirection(float p, float sx, float sy, int count, float& 
 /// only its own vmax, when it is injured). Forces from every neighbour whose
 /// body gap is below params.range (sorted-slot order), the nearest wall, and
 /// the driving force toward the (panic-mixed) preferred velocity; v += dt
-/// F/m, capped at max_speed; x += dt v, never across a wall (walls.hpp: a
-/// wall met stops the velocity's part into it) and the body kept clear of
-/// walls, both skipped for an agent whose cell has no wall edge within the
-/// index's reach and whose move is shorter than a cell (it cannot reach a
-/// wall). An injured agent (vmax 0) stays put with velocity 0.
+/// F/m, capped at max_speed; x += dt v, the centre never across a wall
+/// (walls.hpp: a wall met stops the velocity's part into it), skipped for an
+/// agent whose cell has no wall edge within the index's reach and whose move
+/// is shorter than a cell (it cannot reach a wall). The body may press into
+/// a wall: eq. 3's forces push it back. A hard clearance at the radius would
+/// leave eq. 3's compression and friction, an arch's footing at a door,
+/// almost always zero (no faster-is-slower then,
+/// bench/results/social_force_substep_2026-12-02_cpu2.md). An injured agent
+/// (vmax 0) stays put with velocity 0.
 struct SocialForceStepKernel {
     View1<const float> x, y, vx, vy;  ///< Old state. [Units: m, m/s]
     View1<const float> px, py;        ///< Preferred velocity (agents.preferred). [Units: m/s]
@@ -235,10 +239,10 @@ struct SocialForceStepKernel {
         const ConfinedMove m = moveConfined(walls, xs, ys, mx, my);
         const float into = nvx * m.nx + nvy * m.ny;
         if (m.hit && into < 0.f) { nvx -= into * m.nx; nvy -= into * m.ny; }
-        float xo = m.x, yo = m.y;
-        keepClearOfWalls(walls, ri, xo, yo);
-        xOut[k] = xo;
-        yOut[k] = yo;
+        // no hard clearance: eq. 3's compression and friction hold the body
+        // off the wall, and they are what an arch at a door stands on
+        xOut[k] = m.x;
+        yOut[k] = m.y;
         vxOut[k] = nvx;
         vyOut[k] = nvy;
     }
@@ -264,10 +268,12 @@ struct SocialForceWorkspace {
     int rebuilds = 0;           ///< Neighbour-grid builds of the last call.
 };
 
-/// Largest stable sub-step of the social force: 0.2 sqrt(m/k) (a tenth of
-/// a period of the body spring; symplectic Euler is stable below
-/// 2 sqrt(m/k_eff) even with tens of contacts) and tau/10 (the driving
-/// relaxation), capped at dt. [Units: s]
+/// Largest sub-step of the social force: 0.1 sqrt(m/k) (symplectic Euler
+/// is stable below 2 sqrt(m/k_eff) even with tens of contacts, but at 0.2
+/// sqrt(m/k) doors jammed for good at 4-5 m/s; at 0.1 the faster-is-slower
+/// room's times agree with 0.05 and 0.025: measured convergence,
+/// bench/results/social_force_substep_2026-12-02_cpu2.md) and tau/10 (the
+/// driving relaxation), capped at dt. [Units: s]
 float socialForceMaxSubstep(const SocialForceParams& p);
 
 /// Social force stage: advances the agents (positions and velocities, on

@@ -113,9 +113,9 @@ TEST(SocialForceMaths, PanicDirectionMixesWithTheNeighboursMean) {
 
 TEST(SocialForceMaths, SubstepFollowsTheStiffness) {
     SocialForceParams p;
-    EXPECT_NEAR(sim::socialForceMaxSubstep(p), 0.2f * std::sqrt(80.f / 1.2e5f), 1e-6f);  // 5.16 ms
+    EXPECT_NEAR(sim::socialForceMaxSubstep(p), 0.1f * std::sqrt(80.f / 1.2e5f), 1e-6f);  // 2.58 ms
     p.k = 4.8e5f;  // 4x stiffer: half the sub-step
-    EXPECT_NEAR(sim::socialForceMaxSubstep(p), 0.1f * std::sqrt(80.f / 1.2e5f), 1e-6f);
+    EXPECT_NEAR(sim::socialForceMaxSubstep(p), 0.05f * std::sqrt(80.f / 1.2e5f), 1e-6f);
 }
 
 class SocialForceStage : public ::testing::TestWithParam<Exec> {};
@@ -180,7 +180,7 @@ float wallDistance(const SfWorld& w, float x, float y) {
     return best;
 }
 
-TEST_P(SocialForceStage, BodiesNeverEnterWalls) {
+TEST_P(SocialForceStage, WallsHoldPressingBodiesByTheirForcesAndCentresNeverEnter) {
     // 40 people in a walled 5 m x 5 m room, all pressing east into the wall at 3 m/s
     SfWorld w(20, 20, 0.25f);
     w.wallRing();
@@ -188,11 +188,26 @@ TEST_P(SocialForceStage, BodiesNeverEnterWalls) {
     std::mt19937 rng(3);
     std::uniform_real_distribution<float> u(0.f, 1.f);
     for (int k = 0; k < 40; ++k) c.add(w.g.ox + 0.6f + 3.8f * u(rng), w.g.oy + 0.6f + 3.8f * u(rng), 0.f, 0.f, 3.f, 0.f, 3.f);
+    float closest = INFINITY;
     for (int s = 0; s < 100; ++s) {
         w.run(GetParam(), c, 1);
-        for (int k = 0; k < c.size(); ++k)
-            ASSERT_GE(wallDistance(w, c.x[k], c.y[k]), 0.2f - 1e-3f) << "agent " << k << " step " << s;
+        for (int k = 0; k < c.size(); ++k) {
+            const float d = wallDistance(w, c.x[k], c.y[k]);
+            // a centre never enters a wall (moveConfined)
+            ASSERT_GT(d, 0.f) << "agent " << k << " step " << s;
+            // after a second (bodies placed against the wall have been pushed off by then), eq. 3's
+            // compression holds each body pressed by the crowd at most kPress into the wall (4.8 cm
+            // measured on 2026-12-02)
+            constexpr float kPress = 0.08f;
+            if (s >= 20) {
+                ASSERT_GT(d, 0.2f - kPress) << "agent " << k << " step " << s;
+                closest = std::min(closest, d);
+            }
+        }
     }
+    // the crowd does press into the wall: no hard clearance, eq. 3's compression and friction act
+    std::printf("[ measured ] closest centre to a wall after 1 s: %.4f m (radius 0.2 m)\n", closest);
+    EXPECT_LT(closest, 0.2f - 0.005f);
 }
 
 TEST_P(SocialForceStage, CrushedPersonsBecomeObstaclesOnlyAboveTheInjuryThreshold) {

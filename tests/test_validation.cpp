@@ -272,16 +272,17 @@ INSTANTIATE_TEST_SUITE_P(PerBackend, TurnedRoomWalls, ::testing::ValuesIn(test::
 // ---- social force: faster-is-slower (Helbing 2000, Fig. 1c) -------------------------------
 
 TEST(Validation, SocialForceEvacuationIsFastestAtAnInnerDesiredSpeedAndSlowerBeyond) {
-    const validate::FasterIsSlowerResult r = validate::fasterIsSlower(kExec, {1.0, 2.0, 3.0, 4.0, 5.0});
-    ASSERT_EQ(r.times.size(), 5u);
+    // 1, 3 and 5 m/s on three seeds (ccrowd validate runs 1, 2, ..., 5 on six)
+    const validate::FasterIsSlowerResult r = validate::fasterIsSlower(kExec, {1.0, 3.0, 5.0}, {1, 2, 3});
+    ASSERT_EQ(r.times.size(), 3u);
     for (std::size_t k = 0; k < r.times.size(); ++k) {
-        std::printf("[ measured ] social force, desired speed %.1f m/s: last exit %.1f s\n", r.speeds[k], r.times[k]);
+        std::printf("[ measured ] social force, desired speed %.1f m/s: last exit %.1f +- %.1f s (3 seeds)\n", r.speeds[k],
+                    r.times[k], r.sd[k]);
         EXPECT_EQ(r.exited[k], 200) << r.speeds[k] << " m/s";
     }
-    const auto best = std::min_element(r.times.begin(), r.times.end()) - r.times.begin();
-    EXPECT_GT(best, 0);
-    EXPECT_LT(best, 4);
-    EXPECT_GE(r.times.back(), 1.15 * r.times[static_cast<std::size_t>(best)]);
+    // the inner speed is the fastest, and 5 m/s is slower than it by more than the seeds' spread
+    EXPECT_LT(r.times[1], r.times[0]);
+    EXPECT_GT(r.times[2] - r.times[1], 2.0 * std::sqrt((r.sd[2] * r.sd[2] + r.sd[1] * r.sd[1]) / 3.0));
     expectAllCriteriaPass(r);
 }
 
