@@ -267,7 +267,6 @@ struct FasterIsSlowerResult : CaseResult {
     std::vector<double> times;   ///< Time of the last exit per speed, mean over the seeds (-1: not all left by the limit in some seed). [Units: s]
     std::vector<double> sd;      ///< Standard deviation of that time over the seeds (0 when not all left). [Units: s]
     std::vector<long long> exited;  ///< Persons out per speed, mean over the seeds.
-    int seeds = 0;               ///< Rooms per speed.
 };
 
 /// Scene text of the faster-is-slower room: 15 m x 15 m, 200 persons of

@@ -62,7 +62,6 @@ FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& s
     r.source = "Helbing, Farkas & Vicsek 2000 (Nature 407), Fig. 1c: the evacuation time has a minimum against the "
                "desired speed and rises beyond it";
     r.speeds = speeds;
-    r.seeds = static_cast<int>(seeds.size());
     for (double v : speeds)
         r.scenes.push_back(SceneUse{"faster_is_slower_" + formatValue(v, 1) + "mps", "", fasterIsSlowerScene(v, seeds.front())});
     // every (speed, seed) room, at once where the backend allows: persons placed and out, the last exit, the end
