@@ -2,48 +2,20 @@
 /// Exit/spawn stage launchers (j): route advance, exits and the stable
 /// compaction of the agent table on the Exec's side (kernels/exit_spawn.hpp),
 /// and the positions a source's overlap test reads. Compiled by nvcc in CUDA
-/// builds and by the C++ compiler (OpenMP, Thrust's OMP system) otherwise.
+/// builds and by the C++ compiler (OpenMP) otherwise.
 
 #include <cstdint>
 #include <string>
 #include <utility>
 
-#include <thrust/scan.h>
-#include <thrust/system/omp/execution_policy.h>
-#include <thrust/system_error.h>
-
-#include "ccrowd/config.hpp"
 #include "ccrowd/error.hpp"
 #include "exit_spawn.hpp"
 #include "launch.hpp"
-#include "omp_threads.hpp"
+#include "scan.hpp"
 #include "splat.hpp"
-
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-#include <thrust/system/cuda/execution_policy.h>
-#endif
 
 namespace ccrowd::sim {
 namespace {
-
-/// out = exclusive prefix sum of in ([Size: n], on the Exec's side).
-void exclusiveScan(const Exec& ex, const int* in, int* out, int n) {
-    if (n <= 0) return;
-    try {
-        if (ex.backend == Backend::Cuda) {
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-            thrust::exclusive_scan(thrust::cuda::par, in, in + n, out);
-            return;
-#else
-            throw BackendError("exit_spawn: CUDA backend requested but this build has no CUDA backend");
-#endif
-        }
-        const OmpThreads threads(ex, n);
-        thrust::exclusive_scan(thrust::omp::par, in, in + n, out);
-    } catch (const thrust::system_error& e) {
-        throw BackendError(std::string("thrust::exclusive_scan (exit_spawn) failed: ") + e.what() + " at " + __FILE__);
-    }
-}
 
 /// Keep flags and slots for @p n agents; the flags are filled by @p flagKernel.
 template <class K>
@@ -52,7 +24,7 @@ void flagAndScan(const Exec& ex, int n, AgentSortBuffers& sort, K flagKernel) {
     sort.order.resize(n);
     flagKernel.keep = sort.key.view(ex);
     forEachIndex(ex, n, flagKernel);
-    exclusiveScan(ex, sort.key.view(ex).data, sort.order.view(ex).data, n);
+    exclusiveScan(ex, sort.key.view(ex).data, sort.order.view(ex).data, n, "exit_spawn");
 }
 
 /// The record after flagAndScan(): counts and fields in use, one read.

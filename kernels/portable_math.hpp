@@ -38,8 +38,10 @@ CC_HD CC_FORCEINLINE float portablePow2(int m) {
 /// dependent steps); the result scaled by 2^k in two exact halves, so that
 /// results in the subnormal range round once. No branch: the argument is
 /// clamped to [-104, 89], where the scaling rounds to 0 and overflows to
-/// +inf, and a NaN is passed through at the end.
-CC_HD CC_HOST_NOINLINE float portableExp(float x) {
+/// +inf, and a NaN is passed through at the end. Inlined everywhere: for
+/// a kernel's innermost loop (the social force's pair forces); elsewhere
+/// call portableExp, the same bits out of line.
+CC_HD CC_FORCEINLINE float portableExpInline(float x) {
     // clamp (a NaN to -104: no float-to-int conversion of a NaN, whose result differs between backends)
     float xc = x > -104.f ? x : -104.f;
     xc = xc < 89.f ? xc : 89.f;
@@ -55,11 +57,15 @@ CC_HD CC_HOST_NOINLINE float portableExp(float x) {
                 c = 1.38888889e-3f + r * 1.98412698e-4f;
     const float q = a + r2 * (b + r2 * c);
     const float y = 1.f + (r + r2 * q);
-    // times 2^k, k in [-150, 129]: two factors each in the normal range
-    const int k1 = k / 2, k2 = k - k1;
+    // times 2^k, k in [-150, 129]: two factors each in the normal range ([-75, 65])
+    const int k1 = k >> 1, k2 = k - k1;  // floor(k / 2) (arithmetic shift: no idiv in code GCC deems cold)
     const float e = (y * portablePow2(k1)) * portablePow2(k2);
     return x == x ? e : x;
 }
+
+/// e^x: portableExpInline's bits, out of line on the host (a rare or
+/// outer-loop call keeps its caller's values in registers).
+CC_HD CC_HOST_NOINLINE float portableExp(float x) { return portableExpInline(x); }
 
 /// Unit vector (cos, sin) of the angle 2 pi @p turns, for @p turns in
 /// [0, 1) (a fraction of a full turn, as hashed headings are drawn):

@@ -1,9 +1,10 @@
 /// @file social_force.cu
 /// Social force stage launcher (Helbing, Farkas & Vicsek 2000; maths in
 /// social_force.hpp): sub-step count from the stiffness, the shared
-/// neighbour grid rebuilt within its skin, Jacobi sub-steps ping-ponging
-/// between the agent columns and a second buffer. Compiled by nvcc in CUDA
-/// builds and by the C++ compiler (OpenMP) otherwise.
+/// neighbour grid rebuilt within its skin, the agents' columns gathered
+/// into its slot order at each build, Jacobi sub-steps ping-ponging between
+/// two slot-order states, the result scattered back. Compiled by nvcc in
+/// CUDA builds and by the C++ compiler (OpenMP) otherwise.
 
 #include <algorithm>
 #include <cmath>
@@ -63,32 +64,45 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const W
     // equal sub-steps no longer than the stable bound
     const int steps = std::max(1, static_cast<int>(std::ceil(dt / socialForceMaxSubstep(p) - 1e-4f)));
     const float h = dt / steps;
-    // neighbour cells cover the force reach (and the panic radius if anyone panics) plus the skin moved between builds
+    // Verlet lists cover the force reach (and the panic radius if anyone panics) plus twice the skin each agent
+    // may move between builds (its partner moves too)
     const float forceReach = 2.f * maxRadius + p.range;
     const float reach = anyPanic ? std::max(forceReach, p.panic_radius) : forceReach;
     const float moved = p.max_speed * h;
     const float skin = std::max(kSkin, moved);
     const int every = std::max(1, static_cast<int>(skin / moved));
-    const NeighbourGrid s = makeNeighbourGrid(g, reach + skin, 2);
-    ws.x.resize(n); ws.y.resize(n); ws.vx.resize(n); ws.vy.resize(n);
-    const View1<float> bx = ws.x.view(ex), by = ws.y.view(ex), bvx = ws.vx.view(ex), bvy = ws.vy.view(ex);
+    const float cutoff = reach + 2.f * skin;
+    const NeighbourGrid s = makeNeighbourGrid(g, cutoff, 2);
+    for (int b = 0; b < 2; ++b) { ws.x[b].resize(n); ws.y[b].resize(n); ws.vx[b].resize(n); ws.vy[b].resize(n); }
+    ws.px.resize(n); ws.py.resize(n); ws.vmax.resize(n); ws.field.resize(n); ws.agent.resize(n);
+    auto slots = [&](int b) {
+        return SocialForceSlots{ws.x[b].view(ex), ws.y[b].view(ex), ws.vx[b].view(ex), ws.vy[b].view(ex),
+                                ws.px.view(ex), ws.py.view(ex), ws.vmax.view(ex), ws.field.view(ex), ws.agent.view(ex)};
+    };
     NeighbourView nb;
+    NeighbourListView list;
+    int cur = 0;  // the slot state the next sub-step reads
     for (int step = 0; step < steps; ++step) {
-        // Jacobi ping-pong: even sub-steps read the agents and write the buffer, odd ones back
-        const bool even = step % 2 == 0;
-        const View1<float> xr = even ? a.x : bx, yr = even ? a.y : by, vxr = even ? a.vx : bvx, vyr = even ? a.vy : bvy;
-        const View1<float> xw = even ? bx : a.x, yw = even ? by : a.y, vxw = even ? bvx : a.vx, vyw = even ? bvy : a.vy;
-        // the shared neighbour grid, rebuilt before anyone can have moved past the skin
+        // the shared neighbour grid on the agents' positions, rebuilt before anyone can have moved past the skin;
+        // the agents' columns then go into its slot order (contiguous partners, no permutation in the pair loop)
         if (step % every == 0) {
-            nb = buildNeighbourGrid(ex, xr, yr, n, s, sort, ws.grid, "social_force");
+            if (step > 0) forEachIndex(ex, n, SocialForceScatterKernel{slots(cur), a});
+            nb = buildNeighbourGrid(ex, a.x, a.y, n, s, sort, ws.grid, "social_force");
+            cur = 0;
+            forEachIndex(ex, n, SocialForceGatherKernel{nb.order, a, slots(cur)});
+            const SocialForceSlots c = slots(cur);
+            list = buildNeighbourList(ex, c.x, c.y, n, nb, cutoff, ws.list, "social_force");
             ++ws.rebuilds;
         }
-        forEachIndex(ex, n, SocialForceStepKernel{xr, yr, vxr, vyr, a.px, a.py, a.field, radiusOf, panicOf, nb, g,
-                                                  walls, p, forceReach, anyPanic, h, xw, yw, vxw, vyw, a.vmax});
+        // Jacobi: read one slot state, write the other
+        const SocialForceSlots r = slots(cur), w = slots(1 - cur);
+        forEachIndex(ex, n, SocialForceStepKernel{r.x, r.y, r.vx, r.vy, r.px, r.py, r.field, r.agent, radiusOf, panicOf,
+                                                  list, g, walls, p, forceReach, anyPanic, h, w.x, w.y, w.vx, w.vy, r.vmax});
+        cur = 1 - cur;
         ++ws.substeps;
     }
-    // an odd number of sub-steps left the result in the buffer
-    if (steps % 2 == 1) forEachIndex(ex, n, CopyStateKernel{bx, by, bvx, bvy, a.x, a.y, a.vx, a.vy});
+    // the result back to the agents
+    forEachIndex(ex, n, SocialForceScatterKernel{slots(cur), a});
 }
 
 }  // namespace ccrowd::sim

@@ -26,6 +26,7 @@
 /// true walls, exact from its polygons). Integrated by semi-implicit Euler
 /// sub-steps (socialForce() in social_force.cu). Host+device.
 
+#include <cstddef>
 #include <cstdint>
 
 #include "ccrowd/field.hpp"
@@ -33,6 +34,7 @@
 #include "walls.hpp"
 #include "grid.hpp"
 #include "neighbour_grid.hpp"
+#include "neighbour_list.hpp"
 #include "portable_math.hpp"
 #include "stages.hpp"
 
@@ -81,7 +83,7 @@ CC_HD inline PairForce socialPairForce(const SocialForceParams& p, float dx, flo
     const float overlap = rij - d;                     // r_ij - d_ij
     const float g = overlap > 0.f ? overlap : 0.f;     // g(x) = max(x, 0)
     // psychological repulsion A exp((r_ij - d_ij)/B) plus body compression k g(r_ij - d_ij)
-    const float radial = p.A * portableExp(overlap / p.B) + p.k * g;
+    const float radial = p.A * portableExpInline(overlap / p.B) + p.k * g;
     // sliding friction kappa g(r_ij - d_ij) dv^t_ji t_ij
     const float dvt = dvx * tx + dvy * ty;
     const float tang = p.kappa * g * dvt;
@@ -102,7 +104,7 @@ CC_HD inline PairForce socialWallForce(const SocialForceParams& p, float dx, flo
     const float overlap = ri - d;                      // r_i - d_iw
     const float g = overlap > 0.f ? overlap : 0.f;
     // {A exp((r_i - d_iw)/B) + k g(r_i - d_iw)} n_iw
-    const float radial = p.A * portableExp(overlap / p.B) + p.k * g;
+    const float radial = p.A * portableExpInline(overlap / p.B) + p.k * g;
     // - kappa g(r_i - d_iw) (v_i . t_iw) t_iw
     const float tang = -p.kappa * g * (vx * tx + vy * ty);
     f.fx = radial * nx + tang * tx;
@@ -124,27 +126,69 @@ CC_HD inline void panicDirection(float p, float sx, float sy, int count, float& 
     ey = my / m;
 }
 
-/// One semi-implicit Euler sub-step of the social force for agent k (reads
-/// the old buffers, writes the new: Jacobi, deterministic; an agent writes
-/// only its own vmax, when it is injured). Forces from every neighbour whose
-/// body gap is below params.range (sorted-slot order), the nearest wall, and
-/// the driving force toward the (panic-mixed) preferred velocity; v += dt
-/// F/m, capped at max_speed; x += dt v, the centre never across a wall
-/// (walls.hpp: a wall met stops the velocity's part into it), skipped for an
-/// agent whose cell has no wall edge within the index's reach and whose move
-/// is shorter than a cell (it cannot reach a wall). The body may press into
-/// a wall: eq. 3's forces push it back. A hard clearance at the radius would
-/// leave eq. 3's compression and friction, an arch's footing at a door,
-/// almost always zero (no faster-is-slower then,
+/// One agent's columns in sorted slot order (the neighbour grid's: slot q
+/// holds agent[q]), so the pair loop reads its partners contiguously and
+/// without the permutation; gathered at every neighbour-grid build and
+/// scattered back to the agent table before the next and at the end.
+struct SocialForceSlots {
+    View1<float> x, y, vx, vy;  ///< Position and velocity. [Units: m, m/s]
+    View1<float> px, py;        ///< Preferred velocity (agents.preferred). [Units: m/s]
+    View1<float> vmax;          ///< Free speed; 0 marks an injured person. [Units: m/s]
+    View1<int> field;           ///< Field (indexes the per-field tables).
+    View1<int> agent;           ///< Agent index (in the agent table) per slot.
+};
+
+/// Copies the agents' columns into slot order: slot q gets agent
+/// order[q], and agent[q] = order[q].
+struct SocialForceGatherKernel {
+    View1<const int> order;  ///< Agent per sorted slot (the neighbour grid's). [Size: agents]
+    AgentViews a;
+    SocialForceSlots s;
+    CC_HD void operator()(int q) const {
+        const int k = order[q];
+        s.x[q] = a.x[k]; s.y[q] = a.y[k]; s.vx[q] = a.vx[k]; s.vy[q] = a.vy[k];
+        s.px[q] = a.px[k]; s.py[q] = a.py[k]; s.vmax[q] = a.vmax[k]; s.field[q] = a.field[k];
+        s.agent[q] = k;
+    }
+};
+
+/// Writes the columns the social force changes (position, velocity, free
+/// speed) from slot order back to the agents.
+struct SocialForceScatterKernel {
+    SocialForceSlots s;
+    AgentViews a;
+    CC_HD void operator()(int q) const {
+        const int k = s.agent[q];
+        a.x[k] = s.x[q]; a.y[k] = s.y[q]; a.vx[k] = s.vx[q]; a.vy[k] = s.vy[q]; a.vmax[k] = s.vmax[q];
+    }
+};
+
+/// One semi-implicit Euler sub-step of the social force for the agent in
+/// sorted slot k (reads the old slot columns, writes the new: Jacobi,
+/// deterministic; a slot writes only its own vmax, when it is injured).
+/// Forces from every neighbour whose body gap is below params.range (its
+/// Verlet list, in slot order), the nearest wall, and the driving force toward the
+/// (panic-mixed) preferred velocity; v += dt F/m, capped at max_speed;
+/// x += dt v, the centre never across a wall (walls.hpp: a wall met stops
+/// the velocity's part into it), skipped for an agent whose cell has no
+/// wall edge within the index's reach and whose move is shorter than a
+/// cell (it cannot reach a wall). The body may press into a wall: eq. 3's
+/// forces push it back. A hard clearance at the radius would leave eq. 3's
+/// compression and friction, an arch's footing at a door, almost always
+/// zero (no faster-is-slower then,
 /// bench/results/social_force_substep_2026-12-02_cpu2.md). An injured agent
 /// (vmax 0) stays put with velocity 0.
 struct SocialForceStepKernel {
-    View1<const float> x, y, vx, vy;  ///< Old state. [Units: m, m/s]
-    View1<const float> px, py;        ///< Preferred velocity (agents.preferred). [Units: m/s]
-    View1<const int> field;           ///< Field per agent (indexes the tables below).
+    View1<const float> x, y, vx, vy;  ///< Old state per slot. [Units: m, m/s]
+    View1<const float> px, py;        ///< Preferred velocity per slot. [Units: m/s]
+    View1<const int> field;           ///< Field per slot (indexes the tables below).
+    View1<const int> agent;           ///< Agent index per slot (a coincident pair's fixed direction).
     View1<const float> radiusOf;      ///< Body radius per field. [Units: m]
     View1<const float> panicOf;       ///< Panic p per field. [Limit: 0..1]
-    NeighbourView nb;                 ///< Cells >= interaction reach + skin (social_force.cu).
+    /// Every partner within the force's reach (and the panic radius when
+    /// some field panics) at any sub-step until the next build: cutoff =
+    /// that reach + 2 skins (social_force.cu).
+    NeighbourListView list;
     GridInfo g;
     WallView walls;                   ///< Wall edges, reach >= socialForceWallReach().
     SocialForceParams p;
@@ -152,7 +196,7 @@ struct SocialForceStepKernel {
     bool panics = false;              ///< Some field has panic > 0 (else the neighbours' directions are not gathered).
     float dt = 0.f;                   ///< Sub-step. [Units: s] [Limit: > 0]
     View1<float> xOut, yOut, vxOut, vyOut;
-    View1<float> vmax;                ///< Free speed per agent; 0 marks an injured person (an obstacle). [Units: m/s]
+    View1<float> vmax;                ///< Free speed per slot; 0 marks an injured person (an obstacle). [Units: m/s]
 
     CC_HD void operator()(int k) const {
         const float xi = x[k], yi = y[k], vxi = vx[k], vyi = vy[k];
@@ -171,12 +215,14 @@ struct SocialForceStepKernel {
         float sx = 0.f, sy = 0.f;
         int count = 0;
         const float pr2 = p.panic_radius * p.panic_radius;
-        // pair forces (eq. 2) and the neighbours' directions, (2 span + 1)^2 cells in sorted order
-        nb.forEachNeighbour(k, xi, yi, [&](int o) {
+        // pair forces (eq. 2) and the neighbours' directions, over the slot's Verlet list (slot order)
+        const int e1 = list.start[k + 1];
+        for (int e = list.start[k]; e < e1; ++e) {
+            const int o = list.partner[e];
             const float dx = xi - x[o], dy = yi - y[o];
             const float d2 = dx * dx + dy * dy;
             // cheap rejection before reading the partner's radius
-            if (!(d2 < maxReach * maxReach) && !(panic > 0.f && d2 < pr2)) return;
+            if (!(d2 < maxReach * maxReach) && !(panic > 0.f && d2 < pr2)) continue;
             // the neighbours' desired directions e_j^0 (Helbing 2000: <e_j^0(t)>_i)
             if (panic > 0.f && d2 < pr2) {
                 const float s = sqrtf(px[o] * px[o] + py[o] * py[o]);
@@ -184,15 +230,15 @@ struct SocialForceStepKernel {
             }
             const float rij = ri + radiusOf[field[o]];
             const float reach = rij + p.range;
-            if (!(d2 < reach * reach)) return;
+            if (!(d2 < reach * reach)) continue;
             // the pair's fixed direction, used by socialPairForce when coincident
             float ux = 1.f, uy = 0.f;
-            if (d2 < 1e-12f) pairDirection(k, o, dx, dy, 0.f, 1.f, ux, uy);
+            if (d2 < 1e-12f) pairDirection(agent[k], agent[o], dx, dy, 0.f, 1.f, ux, uy);
             const PairForce f = socialPairForce(p, dx, dy, rij, vx[o] - vxi, vy[o] - vyi, ux, uy);
             fx += f.fx;
             fy += f.fy;
             if (d2 < rij * rij) compression += p.k * (rij - sqrtf(d2));
-        });
+        }
         // desired direction e_i and speed v0_i from the continuum; herding (panic p)
         const float v0 = sqrtf(px[k] * px[k] + py[k] * py[k]);
         float ex = v0 > 0.f ? px[k] / v0 : 0.f, ey = v0 > 0.f ? py[k] / v0 : 0.f;
@@ -248,24 +294,26 @@ struct SocialForceStepKernel {
     }
 };
 
-/// Copies an agent state (position and velocity) between buffers.
-struct CopyStateKernel {
-    View1<const float> x, y, vx, vy;
-    View1<float> xOut, yOut, vxOut, vyOut;
-    CC_HD void operator()(int k) const {
-        xOut[k] = x[k];
-        yOut[k] = y[k];
-        vxOut[k] = vx[k];
-        vyOut[k] = vy[k];
-    }
-};
-
 /// Reusable buffers of the social force.
 struct SocialForceWorkspace {
-    Array<float> x, y, vx, vy;  ///< Second state buffer (Jacobi sub-steps). [Size: agents]
+    /// Slot-order columns: two states (Jacobi sub-steps ping-pong between
+    /// them) and the columns the sub-steps only read. [Size: agents each]
+    Array<float> x[2], y[2], vx[2], vy[2];
+    Array<float> px, py, vmax;
+    Array<int> field, agent;
     NeighbourGridBuffers grid;  ///< The shared neighbour grid's first-slot table.
+    NeighbourListBuffers list;  ///< The slots' Verlet lists, built on the grid.
     int substeps = 0;           ///< Sub-steps of the last call.
     int rebuilds = 0;           ///< Neighbour-grid builds of the last call.
+    /// Bytes of the slot columns (the model's own per-agent state).
+    std::size_t bytes() const {
+        std::size_t floats = px.vector().capacity() + py.vector().capacity() + vmax.vector().capacity();
+        for (int b = 0; b < 2; ++b)
+            floats += x[b].vector().capacity() + y[b].vector().capacity() + vx[b].vector().capacity() +
+                      vy[b].vector().capacity();
+        return floats * sizeof(float) + (field.vector().capacity() + agent.vector().capacity()) * sizeof(int) +
+               list.bytes();
+    }
 };
 
 /// Largest sub-step of the social force: 0.1 sqrt(m/k) (symplectic Euler

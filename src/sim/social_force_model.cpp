@@ -38,8 +38,7 @@ public:
     }
 
     std::size_t agentBufferBytes() const override {
-        return (ws_.x.vector().capacity() + ws_.y.vector().capacity() + ws_.vx.vector().capacity() +
-                ws_.vy.vector().capacity()) * sizeof(float);
+        return ws_.bytes();
     }
     std::size_t gridBufferBytes() const override {
         return walls_.bytes() + static_cast<std::size_t>(ws_.grid.first.size()) * sizeof(int) +
