@@ -1,9 +1,11 @@
 /// @file social_force.cu
 /// Social force stage launcher (Helbing, Farkas & Vicsek 2000; maths in
-/// social_force.hpp): sub-step count from the stiffness, the shared
-/// neighbour grid rebuilt within its skin, the agents' columns gathered
-/// into its slot order at each build, Jacobi sub-steps ping-ponging between
-/// two slot-order states, the result scattered back. Compiled by nvcc in
+/// social_force.hpp): outer and inner step counts from the stiffness of
+/// the slow and fast forces, the shared neighbour grid and the Verlet lists
+/// rebuilt within their skin, the agents' columns gathered into the grid's
+/// slot order at each build, per outer step a kick of the slow forces and
+/// Jacobi sub-steps of the contact forces ping-ponging between two
+/// slot-order states, the result scattered back. Compiled by nvcc in
 /// CUDA builds and by the C++ compiler (OpenMP) otherwise.
 
 #include <algorithm>
@@ -18,8 +20,8 @@ namespace ccrowd::sim {
 
 namespace {
 
-/// Skin of the neighbour grid: extra cell size that lets agents move this
-/// far between two builds. [Units: m]
+/// Skin of the Verlet lists: how far an agent may move between two builds
+/// (the lists' cutoff is the reach plus two skins). [Units: m]
 constexpr float kSkin = 0.1f;
 
 void check(bool ok, const char* field, float v, const char* allowed) {
@@ -29,12 +31,17 @@ void check(bool ok, const char* field, float v, const char* allowed) {
 }  // namespace
 
 float socialForceMaxSubstep(const SocialForceParams& p) {
-    // 0.1 sqrt(m/k) (k = 0: no spring): the faster-is-slower room's times
-    // agree with 0.05 and 0.025 sqrt(m/k) within the seeds' spread at 2-5
-    // m/s; at 0.2 doors jammed for good at 4-5 m/s
-    // (bench/results/social_force_substep_2026-12-02_cpu2.md)
-    float s = p.k > 0.f ? 0.1f * std::sqrt(p.mass / p.k) : INFINITY;
-    // and a tenth of the driving relaxation time
+    // 0.1 sqrt(m/k): the faster-is-slower room's times agree with 0.05 and
+    // 0.025 sqrt(m/k) within the seeds' spread at 2-5 m/s; at 0.2 doors
+    // jammed for good at 4-5 m/s
+    // (bench/results/social_force_substep_2026-12-02_cpu2.md); without a
+    // spring, a tenth of the driving relaxation time
+    return p.k > 0.f ? 0.1f * std::sqrt(p.mass / p.k) : 0.1f * p.tau;
+}
+
+float socialForceMaxOuterStep(const SocialForceParams& p) {
+    // a fifth of sqrt(m B/(2.5 A)) (the slow part's stiffest spring, SocialForcePart::Slow) and a tenth of tau
+    const float s = p.A > 0.f ? 0.2f * std::sqrt(p.mass * p.B / (2.5f * p.A)) : INFINITY;
     return std::min(s, 0.1f * p.tau);
 }
 
@@ -59,16 +66,18 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const W
     check(walls.reach >= socialForceWallReach(maxRadius, p, g.h) - 1e-5f, "wall index reach", walls.reach,
           ">= body radius + range + a cell (socialForceWallReach)");
     const int n = a.n;
-    ws.substeps = ws.rebuilds = 0;
+    ws.outer = ws.substeps = ws.rebuilds = 0;
     if (n == 0) return;
-    // equal sub-steps no longer than the stable bound
-    const int steps = std::max(1, static_cast<int>(std::ceil(dt / socialForceMaxSubstep(p) - 1e-4f)));
-    const float h = dt / steps;
+    // equal outer steps H, each of equal inner sub-steps h (r-RESPA: Tuckerman, Berne & Martyna 1992)
+    const int outer = std::max(1, static_cast<int>(std::ceil(dt / socialForceMaxOuterStep(p) - 1e-4f)));
+    const float H = dt / outer;
+    const int inner = std::max(1, static_cast<int>(std::ceil(H / socialForceMaxSubstep(p) - 1e-4f)));
+    const float h = H / inner;
     // Verlet lists cover the force reach (and the panic radius if anyone panics) plus twice the skin each agent
-    // may move between builds (its partner moves too)
+    // may move between builds (its partner moves too); builds at outer steps
     const float forceReach = 2.f * maxRadius + p.range;
     const float reach = anyPanic ? std::max(forceReach, p.panic_radius) : forceReach;
-    const float moved = p.max_speed * h;
+    const float moved = p.max_speed * H;
     const float skin = std::max(kSkin, moved);
     const int every = std::max(1, static_cast<int>(skin / moved));
     const float cutoff = reach + 2.f * skin;
@@ -81,8 +90,8 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const W
     };
     NeighbourView nb;
     NeighbourListView list;
-    int cur = 0;  // the slot state the next sub-step reads
-    for (int step = 0; step < steps; ++step) {
+    int cur = 0;  // the slot state the next kernel reads
+    for (int step = 0; step < outer; ++step) {
         // the shared neighbour grid on the agents' positions, rebuilt before anyone can have moved past the skin;
         // the agents' columns then go into its slot order (contiguous partners, no permutation in the pair loop)
         if (step % every == 0) {
@@ -94,12 +103,19 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const W
             list = buildNeighbourList(ex, c.x, c.y, n, nb, cutoff, ws.list, "social_force");
             ++ws.rebuilds;
         }
-        // Jacobi: read one slot state, write the other
-        const SocialForceSlots r = slots(cur), w = slots(1 - cur);
-        forEachIndex(ex, n, SocialForceStepKernel{r.x, r.y, r.vx, r.vy, r.px, r.py, r.field, r.agent, radiusOf, panicOf,
-                                                  list, g, walls, p, forceReach, anyPanic, h, w.x, w.y, w.vx, w.vy, r.vmax});
-        cur = 1 - cur;
-        ++ws.substeps;
+        // the outer kick of the slow forces, in place
+        const SocialForceSlots k = slots(cur);
+        forEachIndex(ex, n, SocialForceKickKernel{k.x, k.y, k.vx, k.vy, k.px, k.py, k.field, k.vmax, radiusOf, panicOf, list,
+                                                  walls, p, forceReach, anyPanic, H});
+        ++ws.outer;
+        // the inner sub-steps of the contact forces, Jacobi: read one slot state, write the other
+        for (int j = 0; j < inner; ++j) {
+            const SocialForceSlots r = slots(cur), w = slots(1 - cur);
+            forEachIndex(ex, n, SocialForceStepKernel{r.x, r.y, r.vx, r.vy, r.field, r.agent, radiusOf, list, g, walls, p,
+                                                      2.f * maxRadius + p.B, h, w.x, w.y, w.vx, w.vy, r.vmax});
+            cur = 1 - cur;
+            ++ws.substeps;
+        }
     }
     // the result back to the agents
     forEachIndex(ex, n, SocialForceScatterKernel{slots(cur), a});

@@ -69,12 +69,46 @@ struct PairForce {
     float radial = 0.f;
 };
 
-/// Helbing 2000 eq. 2: force of j on i for centre offset (dx, dy) = x_i -
-/// x_j [m], radius sum @p rij [m] and velocity difference (dvx, dvy) = v_j -
-/// v_i [m/s]. Coincident centres (d < 1e-6 m) use the unit normal (nx, ny)
-/// given by the caller.
+/// The parts of eqs. 2 and 3 that the multiple time stepping of
+/// socialForce() integrates at different rates (social_force.cu). Their
+/// sum is the whole force; each is continuous in the distance. Every
+/// contact force is fast: with A's 2000 N of a contact in the outer kicks,
+/// the faster-is-slower room took 118.6 s at 5 m/s where the plain
+/// integration converges to 101-103 s; with this split, 101.0 s
+/// (bench/results/social_force_mts_2026-12-03_cpu2.md).
+enum class SocialForcePart : int {
+    All = 0,   ///< The whole force.
+    /// A exp((r - d)/B) w(r - d): the psychological repulsion times a
+    /// smoothstep w from 1 at a gap d - r of B to 0 at contact. Stiffness
+    /// <= 2.5 A/B (A/B from the exponential, 1.5 A/B from w'). Integrated
+    /// at the outer step.
+    Slow = 1,
+    /// The rest: the repulsion within a gap of B, (1 - w) A exp((r - d)/B),
+    /// and in contact the body compression k g(r - d) and the sliding
+    /// friction. Zero at gaps above B. Integrated at the inner step.
+    Fast = 2,
+};
+
+/// The radial magnitude of eqs. 2-3's part @p part for the overlap
+/// r - d [m]: A exp((r - d)/B) + k g(r - d) in all. [Units: N]
+CC_HD inline float socialRadial(const SocialForceParams& p, float overlap, SocialForcePart part) {
+    const float g = overlap > 0.f ? overlap : 0.f;  // g(x) = max(x, 0)
+    const float rep = p.A * portableExpInline(overlap / p.B);
+    if (part == SocialForcePart::All) return rep + p.k * g;
+    // the slow part: the repulsion times a smoothstep w from 1 at a gap of B to 0 at contact
+    const float t = (overlap + p.B) / p.B;  // 0 at a gap of B, 1 at contact
+    const float w = t <= 0.f ? 1.f : (t >= 1.f ? 0.f : 1.f - t * t * (3.f - 2.f * t));
+    if (part == SocialForcePart::Slow) return rep * w;
+    return t > 0.f ? rep * (1.f - w) + p.k * g : 0.f;
+}
+
+/// Helbing 2000 eq. 2 (the part @p part of it): force of j on i for centre
+/// offset (dx, dy) = x_i - x_j [m], radius sum @p rij [m] and velocity
+/// difference (dvx, dvy) = v_j - v_i [m/s]. Coincident centres (d < 1e-6 m)
+/// use the unit normal (nx, ny) given by the caller.
 CC_HD inline PairForce socialPairForce(const SocialForceParams& p, float dx, float dy, float rij, float dvx, float dvy,
-                                       float nxCoincident = 1.f, float nyCoincident = 0.f) {
+                                       float nxCoincident = 1.f, float nyCoincident = 0.f,
+                                       SocialForcePart part = SocialForcePart::All) {
     PairForce f;
     const float d = sqrtf(dx * dx + dy * dy);
     // n_ij points from j to i; t_ij = (-n2, n1)
@@ -83,20 +117,21 @@ CC_HD inline PairForce socialPairForce(const SocialForceParams& p, float dx, flo
     const float overlap = rij - d;                     // r_ij - d_ij
     const float g = overlap > 0.f ? overlap : 0.f;     // g(x) = max(x, 0)
     // psychological repulsion A exp((r_ij - d_ij)/B) plus body compression k g(r_ij - d_ij)
-    const float radial = p.A * portableExpInline(overlap / p.B) + p.k * g;
-    // sliding friction kappa g(r_ij - d_ij) dv^t_ji t_ij
+    const float radial = socialRadial(p, overlap, part);
+    // sliding friction kappa g(r_ij - d_ij) dv^t_ji t_ij (fast)
     const float dvt = dvx * tx + dvy * ty;
-    const float tang = p.kappa * g * dvt;
+    const float tang = part == SocialForcePart::Slow ? 0.f : p.kappa * g * dvt;
     f.fx = radial * nx + tang * tx;
     f.fy = radial * ny + tang * ty;
     f.radial = radial;
     return f;
 }
 
-/// Helbing 2000 eq. 3: force of a wall on i, for (dx, dy) = x_i - (the
-/// nearest wall point) [m], body radius @p ri [m] and velocity (vx, vy)
-/// [m/s]. Zero for a centre on the wall (d < 1e-6 m).
-CC_HD inline PairForce socialWallForce(const SocialForceParams& p, float dx, float dy, float ri, float vx, float vy) {
+/// Helbing 2000 eq. 3 (the part @p part of it): force of a wall on i, for
+/// (dx, dy) = x_i - (the nearest wall point) [m], body radius @p ri [m] and
+/// velocity (vx, vy) [m/s]. Zero for a centre on the wall (d < 1e-6 m).
+CC_HD inline PairForce socialWallForce(const SocialForceParams& p, float dx, float dy, float ri, float vx, float vy,
+                                       SocialForcePart part = SocialForcePart::All) {
     PairForce f;
     const float d = sqrtf(dx * dx + dy * dy);
     if (!(d > 1e-6f)) return f;
@@ -104,9 +139,9 @@ CC_HD inline PairForce socialWallForce(const SocialForceParams& p, float dx, flo
     const float overlap = ri - d;                      // r_i - d_iw
     const float g = overlap > 0.f ? overlap : 0.f;
     // {A exp((r_i - d_iw)/B) + k g(r_i - d_iw)} n_iw
-    const float radial = p.A * portableExpInline(overlap / p.B) + p.k * g;
-    // - kappa g(r_i - d_iw) (v_i . t_iw) t_iw
-    const float tang = -p.kappa * g * (vx * tx + vy * ty);
+    const float radial = socialRadial(p, overlap, part);
+    // - kappa g(r_i - d_iw) (v_i . t_iw) t_iw (fast)
+    const float tang = part == SocialForcePart::Slow ? 0.f : -p.kappa * g * (vx * tx + vy * ty);
     f.fx = radial * nx + tang * tx;
     f.fy = radial * ny + tang * ty;
     f.radial = radial;
@@ -163,59 +198,42 @@ struct SocialForceScatterKernel {
     }
 };
 
-/// One semi-implicit Euler sub-step of the social force for the agent in
-/// sorted slot k (reads the old slot columns, writes the new: Jacobi,
-/// deterministic; a slot writes only its own vmax, when it is injured).
-/// Forces from every neighbour whose body gap is below params.range (its
-/// Verlet list, in slot order), the nearest wall, and the driving force toward the
-/// (panic-mixed) preferred velocity; v += dt F/m, capped at max_speed;
-/// x += dt v, the centre never across a wall (walls.hpp: a wall met stops
-/// the velocity's part into it), skipped for an agent whose cell has no
-/// wall edge within the index's reach and whose move is shorter than a
-/// cell (it cannot reach a wall). The body may press into a wall: eq. 3's
-/// forces push it back. A hard clearance at the radius would leave eq. 3's
-/// compression and friction, an arch's footing at a door, almost always
-/// zero (no faster-is-slower then,
-/// bench/results/social_force_substep_2026-12-02_cpu2.md). An injured agent
-/// (vmax 0) stays put with velocity 0.
-struct SocialForceStepKernel {
-    View1<const float> x, y, vx, vy;  ///< Old state per slot. [Units: m, m/s]
+/// The outer kick of the multiple time stepping for the agent in sorted
+/// slot k: v += H F_slow / m, in place (F_slow reads the positions and
+/// the agent's own velocity only, so no other slot reads what it writes:
+/// race-free, deterministic). F_slow: the slow part of eq. 2 from every
+/// neighbour whose body gap is below params.range (its Verlet list, in slot
+/// order) and of eq. 3 from the nearest wall, and eq. 1's driving force
+/// m (v0 e - v)/tau toward the (panic-mixed) preferred velocity. An injured
+/// agent (vmax 0) keeps its velocity (0).
+struct SocialForceKickKernel {
+    View1<const float> x, y;          ///< Positions per slot. [Units: m]
+    View1<float> vx, vy;              ///< Velocities per slot, kicked in place. [Units: m/s]
     View1<const float> px, py;        ///< Preferred velocity per slot. [Units: m/s]
     View1<const int> field;           ///< Field per slot (indexes the tables below).
-    View1<const int> agent;           ///< Agent index per slot (a coincident pair's fixed direction).
+    View1<const float> vmax;          ///< Free speed per slot; 0: injured. [Units: m/s]
     View1<const float> radiusOf;      ///< Body radius per field. [Units: m]
     View1<const float> panicOf;       ///< Panic p per field. [Limit: 0..1]
     /// Every partner within the force's reach (and the panic radius when
-    /// some field panics) at any sub-step until the next build: cutoff =
-    /// that reach + 2 skins (social_force.cu).
+    /// some field panics) until the next build: cutoff = that reach + 2
+    /// skins (social_force.cu).
     NeighbourListView list;
-    GridInfo g;
     WallView walls;                   ///< Wall edges, reach >= socialForceWallReach().
     SocialForceParams p;
     float maxReach = 0.f;             ///< Largest centre distance with a force: 2 max radius + range. [Units: m]
     bool panics = false;              ///< Some field has panic > 0 (else the neighbours' directions are not gathered).
-    float dt = 0.f;                   ///< Sub-step. [Units: s] [Limit: > 0]
-    View1<float> xOut, yOut, vxOut, vyOut;
-    View1<float> vmax;                ///< Free speed per slot; 0 marks an injured person (an obstacle). [Units: m/s]
+    float dt = 0.f;                   ///< Outer step H. [Units: s] [Limit: > 0]
 
     CC_HD void operator()(int k) const {
+        if (!(vmax[k] > 0.f)) return;
         const float xi = x[k], yi = y[k], vxi = vx[k], vyi = vy[k];
-        // an injured person is an obstacle: it stays where it is
-        if (!(vmax[k] > 0.f)) {
-            xOut[k] = xi;
-            yOut[k] = yi;
-            vxOut[k] = 0.f;
-            vyOut[k] = 0.f;
-            return;
-        }
         const float ri = radiusOf[field[k]];
         const float panic = panics ? panicOf[field[k]] : 0.f;
         float fx = 0.f, fy = 0.f;
-        float compression = 0.f;          // sum of k g(r_ij - d_ij) [N], for the injury test
         float sx = 0.f, sy = 0.f;
         int count = 0;
         const float pr2 = p.panic_radius * p.panic_radius;
-        // pair forces (eq. 2) and the neighbours' directions, over the slot's Verlet list (slot order)
+        // slow pair forces (eq. 2) and the neighbours' directions, over the slot's Verlet list (slot order)
         const int e1 = list.start[k + 1];
         for (int e = list.start[k]; e < e1; ++e) {
             const int o = list.partner[e];
@@ -231,13 +249,11 @@ struct SocialForceStepKernel {
             const float rij = ri + radiusOf[field[o]];
             const float reach = rij + p.range;
             if (!(d2 < reach * reach)) continue;
-            // the pair's fixed direction, used by socialPairForce when coincident
-            float ux = 1.f, uy = 0.f;
-            if (d2 < 1e-12f) pairDirection(agent[k], agent[o], dx, dy, 0.f, 1.f, ux, uy);
-            const PairForce f = socialPairForce(p, dx, dy, rij, vx[o] - vxi, vy[o] - vyi, ux, uy);
+            // in contact (coincident centres included) the slow part is 0: all of the pair's force is fast
+            if (d2 <= rij * rij) continue;
+            const PairForce f = socialPairForce(p, dx, dy, rij, 0.f, 0.f, 1.f, 0.f, SocialForcePart::Slow);
             fx += f.fx;
             fy += f.fy;
-            if (d2 < rij * rij) compression += p.k * (rij - sqrtf(d2));
         }
         // desired direction e_i and speed v0_i from the continuum; herding (panic p)
         const float v0 = sqrtf(px[k] * px[k] + py[k] * py[k]);
@@ -246,10 +262,83 @@ struct SocialForceStepKernel {
         // driving force m (v0 e - v)/tau (eq. 1)
         fx += p.mass * (v0 * ex - vxi) / p.tau;
         fy += p.mass * (v0 * ey - vyi) / p.tau;
-        // the nearest wall edge (eq. 3), from the open side
-        const WallNear wn = nearestWall(walls, xi, yi);
+        // the nearest wall edge's slow part (eq. 3), from the open side (none within reach of a clear cell)
+        const WallNear wn = walls.clearAt(xi, yi) ? WallNear{} : nearestWall(walls, xi, yi);
         if (!wn.inside && wn.d < ri + p.range) {
-            const PairForce f = socialWallForce(p, xi - wn.qx, yi - wn.qy, ri, vxi, vyi);
+            const PairForce f = socialWallForce(p, xi - wn.qx, yi - wn.qy, ri, vxi, vyi, SocialForcePart::Slow);
+            fx += f.fx;
+            fy += f.fy;
+        }
+        vx[k] = vxi + dt * fx / p.mass;
+        vy[k] = vyi + dt * fy / p.mass;
+    }
+};
+
+/// One inner semi-implicit Euler sub-step of the multiple time stepping for
+/// the agent in sorted slot k (reads the old slot columns, writes the new:
+/// Jacobi, deterministic; a slot writes only its own vmax, when it is
+/// injured): the fast part of eq. 2 from every neighbour less than B apart
+/// (its Verlet list, slot order) and of eq. 3 from the nearest wall; v += h
+/// F_fast/m, capped at max_speed; x += h v, the centre never across a wall
+/// (walls.hpp: a wall met stops the velocity's part into it), skipped for
+/// an agent whose cell has no wall edge within the index's reach and whose
+/// move is shorter than a cell (it cannot reach a wall). The body may press
+/// into a wall: eq. 3's forces push it back. A hard clearance at the radius
+/// would leave eq. 3's compression and friction, an arch's footing at a
+/// door, almost always zero (no faster-is-slower then,
+/// bench/results/social_force_substep_2026-12-02_cpu2.md). An injured agent
+/// (vmax 0) stays put with velocity 0.
+struct SocialForceStepKernel {
+    View1<const float> x, y, vx, vy;  ///< Old state per slot. [Units: m, m/s]
+    View1<const int> field;           ///< Field per slot (indexes radiusOf).
+    View1<const int> agent;           ///< Agent index per slot (a coincident pair's fixed direction).
+    View1<const float> radiusOf;      ///< Body radius per field. [Units: m]
+    NeighbourListView list;           ///< As SocialForceKickKernel's.
+    GridInfo g;
+    WallView walls;                   ///< Wall edges, reach >= socialForceWallReach().
+    SocialForceParams p;
+    float maxContact = 0.f;           ///< Largest centre distance with a fast force: 2 max radius + B. [Units: m]
+    float dt = 0.f;                   ///< Inner sub-step h. [Units: s] [Limit: > 0]
+    View1<float> xOut, yOut, vxOut, vyOut;
+    View1<float> vmax;                ///< Free speed per slot; 0 marks an injured person (an obstacle). [Units: m/s]
+
+    CC_HD void operator()(int k) const {
+        const float xi = x[k], yi = y[k], vxi = vx[k], vyi = vy[k];
+        // an injured person is an obstacle: it stays where it is
+        if (!(vmax[k] > 0.f)) {
+            xOut[k] = xi;
+            yOut[k] = yi;
+            vxOut[k] = 0.f;
+            vyOut[k] = 0.f;
+            return;
+        }
+        const float ri = radiusOf[field[k]];
+        float fx = 0.f, fy = 0.f;
+        float compression = 0.f;          // sum of k g(r_ij - d_ij) [N], for the injury test
+        // fast pair forces (eq. 2) of the bodies less than B apart, over the slot's Verlet list (slot order)
+        const int e1 = list.start[k + 1];
+        for (int e = list.start[k]; e < e1; ++e) {
+            const int o = list.partner[e];
+            const float dx = xi - x[o], dy = yi - y[o];
+            const float d2 = dx * dx + dy * dy;
+            // cheap rejection before reading the partner's radius
+            if (!(d2 < maxContact * maxContact)) continue;
+            const float rij = ri + radiusOf[field[o]];
+            const float near = rij + p.B;
+            if (!(d2 < near * near)) continue;
+            // the pair's fixed direction, used by socialPairForce when coincident
+            float ux = 1.f, uy = 0.f;
+            if (d2 < 1e-12f) pairDirection(agent[k], agent[o], dx, dy, 0.f, 1.f, ux, uy);
+            const PairForce f = socialPairForce(p, dx, dy, rij, vx[o] - vxi, vy[o] - vyi, ux, uy, SocialForcePart::Fast);
+            fx += f.fx;
+            fy += f.fy;
+            if (d2 < rij * rij) compression += p.k * (rij - sqrtf(d2));
+        }
+        // the nearest wall edge's fast part (eq. 3), from the open side (none within reach of a clear cell)
+        const bool clear = walls.clearAt(xi, yi);
+        const WallNear wn = clear ? WallNear{} : nearestWall(walls, xi, yi);
+        if (!wn.inside && wn.d < ri + p.B) {
+            const PairForce f = socialWallForce(p, xi - wn.qx, yi - wn.qy, ri, vxi, vyi, SocialForcePart::Fast);
             fx += f.fx;
             fy += f.fy;
             if (wn.d < ri) compression += p.k * (ri - wn.d);
@@ -272,7 +361,7 @@ struct SocialForceStepKernel {
         const float mx = dt * nvx, my = dt * nvy;
         int ci0, cj0;
         g.cellOf(xi, yi, ci0, cj0);
-        if (g.inside(ci0, cj0) && walls.clearAt(xi, yi) && fabsf(mx) < g.h && fabsf(my) < g.h) {
+        if (g.inside(ci0, cj0) && clear && fabsf(mx) < g.h && fabsf(my) < g.h) {
             xOut[k] = xi + mx;
             yOut[k] = yi + my;
             vxOut[k] = nvx;
@@ -303,7 +392,8 @@ struct SocialForceWorkspace {
     Array<int> field, agent;
     NeighbourGridBuffers grid;  ///< The shared neighbour grid's first-slot table.
     NeighbourListBuffers list;  ///< The slots' Verlet lists, built on the grid.
-    int substeps = 0;           ///< Sub-steps of the last call.
+    int outer = 0;              ///< Outer steps of the last call.
+    int substeps = 0;           ///< Inner sub-steps of the last call.
     int rebuilds = 0;           ///< Neighbour-grid builds of the last call.
     /// Bytes of the slot columns (the model's own per-agent state).
     std::size_t bytes() const {
@@ -316,24 +406,38 @@ struct SocialForceWorkspace {
     }
 };
 
-/// Largest sub-step of the social force: 0.1 sqrt(m/k) (symplectic Euler
-/// is stable below 2 sqrt(m/k_eff) even with tens of contacts, but at 0.2
-/// sqrt(m/k) doors jammed for good at 4-5 m/s; at 0.1 the faster-is-slower
-/// room's times agree with 0.05 and 0.025: measured convergence,
-/// bench/results/social_force_substep_2026-12-02_cpu2.md) and tau/10 (the
-/// driving relaxation), capped at dt. [Units: s]
+/// Largest inner sub-step of the social force: 0.1 sqrt(m/k) (symplectic
+/// Euler is stable below 2 sqrt(m/k_eff) even with tens of contacts, but at
+/// 0.2 sqrt(m/k) doors jammed for good at 4-5 m/s; at 0.1 the
+/// faster-is-slower room's times agree with 0.05 and 0.025: measured
+/// convergence, bench/results/social_force_substep_2026-12-02_cpu2.md), or
+/// tau/10 without a spring (k = 0). [Units: s]
 float socialForceMaxSubstep(const SocialForceParams& p);
 
+/// Largest outer step of the social force: 0.2 sqrt(m B/(2.5 A)), a
+/// fifth of the time scale of the slow part's stiffest spring (2.5 A/B,
+/// SocialForcePart::Slow: 7.16 ms at Helbing's values, 7 outer steps of 3
+/// sub-steps per 0.05 s step), and tau/10 (the driving relaxation).
+/// [Units: s]
+float socialForceMaxOuterStep(const SocialForceParams& p);
+
 /// Social force stage: advances the agents (positions and velocities, on
-/// the Exec's side) by @p dt [s] in ceil(dt / socialForceMaxSubstep) equal
-/// semi-implicit Euler sub-steps. The shared neighbour grid (cells >=
-/// 2 @p maxRadius + range, or the panic radius, plus a skin) is rebuilt whenever
-/// max_speed times the time since the last build could exceed the skin, so
-/// every partner within reach is always found. @p radiusOf / @p panicOf
-/// are per-field tables [Size: fields]; @p anyPanic says whether some entry
-/// of panicOf is > 0 (the neighbours' directions are gathered only then);
-/// @p walls: the wall edges with a reach of at least socialForceWallReach().
-/// Throws InputError for parameters out of range.
+/// the Exec's side) by @p dt [s] by multiple time stepping (impulse
+/// r-RESPA: Tuckerman, Berne & Martyna, J. Chem. Phys. 97:1990, 1992): in
+/// ceil(dt / socialForceMaxOuterStep) equal outer steps H, each a kick
+/// v += H F_slow/m (SocialForceKickKernel) and then ceil(H /
+/// socialForceMaxSubstep) equal semi-implicit Euler sub-steps of the fast
+/// part, which acts only between bodies less than B apart
+/// (SocialForceStepKernel).
+/// Agents work in the neighbour grid's slot order; the grid (cells >= the
+/// list cutoff / 2) and the Verlet lists (cutoff: 2 @p maxRadius + range, or
+/// the panic radius, plus twice a skin) are rebuilt at an outer step
+/// whenever max_speed times the time since the last build could exceed
+/// the skin, so every partner within reach is always found. @p radiusOf /
+/// @p panicOf are per-field tables [Size: fields]; @p anyPanic says whether
+/// some entry of panicOf is > 0 (the neighbours' directions are gathered
+/// only then); @p walls: the wall edges with a reach of at least
+/// socialForceWallReach(). Throws InputError for parameters out of range.
 void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const WallView& walls,
                  const SocialForceParams& p, View1<const float> radiusOf, View1<const float> panicOf, bool anyPanic,
                  float maxRadius, float dt, AgentSortBuffers& sort, SocialForceWorkspace& ws);

@@ -96,6 +96,64 @@ TEST(SocialForceMaths, WallForceMatchesHandComputation) {
     EXPECT_NEAR(f.fx, -2.4e5 * 0.05 * 1.0, 12.0);
 }
 
+// The multiple time stepping's split (SocialForcePart): slow + fast is the
+// whole force; every contact force is fast (the slow part is 0 in contact)
+// and the fast part is 0 at gaps above B, with the smoothstep between, so
+// both parts are continuous and a pair switches rate smoothly.
+TEST(SocialForceMaths, SlowAndFastPartsSumToTheWholeForceAndSplitBeforeContact) {
+    using sim::SocialForcePart;
+    const SocialForceParams p;  // B = 0.08 m
+    // r_ij = 0.6 m; d: deep and light contact, touching, within B of contact, at B, apart, near the range's edge
+    for (float d : {0.45f, 0.59f, 0.6f, 0.64f, 0.68f, 0.8f, 1.15f}) {
+        const sim::PairForce all = sim::socialPairForce(p, d, 0.f, 0.6f, 0.f, 1.f);
+        const sim::PairForce slow = sim::socialPairForce(p, d, 0.f, 0.6f, 0.f, 1.f, 1.f, 0.f, SocialForcePart::Slow);
+        const sim::PairForce fast = sim::socialPairForce(p, d, 0.f, 0.6f, 0.f, 1.f, 1.f, 0.f, SocialForcePart::Fast);
+        EXPECT_NEAR(slow.fx + fast.fx, all.fx, 1e-4f * std::fabs(all.fx) + 1e-4f) << "d " << d;
+        EXPECT_NEAR(slow.fy + fast.fy, all.fy, 1e-4f * std::fabs(all.fy) + 1e-4f) << "d " << d;
+        EXPECT_EQ(slow.fy, 0.f) << "the friction is fast, d " << d;
+        if (d <= 0.6f) {
+            EXPECT_EQ(slow.fx, 0.f) << "in contact every force is fast, d " << d;
+        }
+        if (d >= 0.68f) {
+            EXPECT_EQ(fast.fx, 0.f) << "no fast force a gap of B or more apart, d " << d;
+            EXPECT_EQ(fast.fy, 0.f) << "d " << d;
+        }
+        if (d > 0.6f && d < 0.68f) {
+            EXPECT_GT(slow.fx, 0.f) << "d " << d;
+            EXPECT_GT(fast.fx, 0.f) << "d " << d;
+        }
+    }
+    // continuous: 0.1 mm either side of contact and of a gap of B, each part changes by < 1% of A
+    const float eps = 1e-4f;
+    for (float at : {0.6f, 0.68f})
+        for (SocialForcePart part : {SocialForcePart::Slow, SocialForcePart::Fast}) {
+            const float lo = sim::socialPairForce(p, at - eps, 0.f, 0.6f, 0.f, 0.f, 1.f, 0.f, part).fx;
+            const float hi = sim::socialPairForce(p, at + eps, 0.f, 0.6f, 0.f, 0.f, 1.f, 0.f, part).fx;
+            EXPECT_NEAR(lo, hi, 1e-2f * p.A) << "at " << at << " part " << static_cast<int>(part);
+        }
+    // the slow part's stiffness stays below 2.5 A/B (socialForceMaxOuterStep's bound; 0.77 A/B measured): finite differences
+    float stiffest = 0.f;
+    for (float d = 0.6f; d < 1.2f; d += 1e-3f) {
+        const float f0 = sim::socialPairForce(p, d, 0.f, 0.6f, 0.f, 0.f, 1.f, 0.f, SocialForcePart::Slow).fx;
+        const float f1 = sim::socialPairForce(p, d + 1e-3f, 0.f, 0.6f, 0.f, 0.f, 1.f, 0.f, SocialForcePart::Slow).fx;
+        stiffest = std::max(stiffest, std::fabs(f1 - f0) / 1e-3f);
+    }
+    EXPECT_LT(stiffest, 2.5f * p.A / p.B);
+    EXPECT_GT(stiffest, 0.5f * p.A / p.B);
+    // the wall's parts likewise: in contact all of it is fast
+    const sim::PairForce wAll = sim::socialWallForce(p, 0.f, 0.15f, 0.2f, 1.f, 0.f);
+    const sim::PairForce wSlow = sim::socialWallForce(p, 0.f, 0.15f, 0.2f, 1.f, 0.f, SocialForcePart::Slow);
+    const sim::PairForce wFast = sim::socialWallForce(p, 0.f, 0.15f, 0.2f, 1.f, 0.f, SocialForcePart::Fast);
+    EXPECT_EQ(wSlow.fx, 0.f);
+    EXPECT_EQ(wSlow.fy, 0.f);
+    EXPECT_NEAR(wFast.fy, wAll.fy, 1e-4f * wAll.fy);
+    EXPECT_NEAR(wFast.fx, wAll.fx, 1e-3f);
+    const sim::PairForce wApart = sim::socialWallForce(p, 0.f, 0.5f, 0.2f, 1.f, 0.f, SocialForcePart::Fast);
+    EXPECT_EQ(wApart.fy, 0.f);
+    const sim::PairForce wApartSlow = sim::socialWallForce(p, 0.f, 0.5f, 0.2f, 1.f, 0.f, SocialForcePart::Slow);
+    EXPECT_NEAR(wApartSlow.fy, 2000.0 * std::exp(-0.3 / 0.08), 1e-2);
+}
+
 TEST(SocialForceMaths, PanicDirectionMixesWithTheNeighboursMean) {
     float ex = 1.f, ey = 0.f;
     sim::panicDirection(1.f, 0.f, 3.f, 3, ex, ey);  // three neighbours heading +y
@@ -116,6 +174,14 @@ TEST(SocialForceMaths, SubstepFollowsTheStiffness) {
     EXPECT_NEAR(sim::socialForceMaxSubstep(p), 0.1f * std::sqrt(80.f / 1.2e5f), 1e-6f);  // 2.58 ms
     p.k = 4.8e5f;  // 4x stiffer: half the sub-step
     EXPECT_NEAR(sim::socialForceMaxSubstep(p), 0.05f * std::sqrt(80.f / 1.2e5f), 1e-6f);
+    // the outer step follows the slow part's stiffest spring 2.5 A/B: 0.2 sqrt(m B/(2.5 A)) = 7.16 ms
+    const SocialForceParams q;
+    EXPECT_NEAR(sim::socialForceMaxOuterStep(q), 0.2f * std::sqrt(80.f * 0.08f / 5000.f), 1e-6f);
+    SocialForceParams r;
+    r.A = 8000.f;  // 4x stronger repulsion: half the outer step
+    EXPECT_NEAR(sim::socialForceMaxOuterStep(r), 0.1f * std::sqrt(80.f * 0.08f / 5000.f), 1e-6f);
+    r.A = 0.f;  // no repulsion: a tenth of tau
+    EXPECT_NEAR(sim::socialForceMaxOuterStep(r), 0.05f, 1e-7f);
 }
 
 class SocialForceStage : public ::testing::TestWithParam<Exec> {};
@@ -131,6 +197,10 @@ TEST_P(SocialForceStage, LoneAgentReachesItsFreeSpeedOnTheTauScale) {
     w.run(GetParam(), c, 40);  // 2.5 s = 5 tau
     EXPECT_GT(c.vx[0], 0.99f * 1.2f);
     EXPECT_LE(c.vx[0], 1.2f + 1e-4f);
+    // a 0.05 s step: 7 outer steps of 7.1 ms (kicks), 3 sub-steps each, lists built every 2 outer steps (skin 0.1 m)
+    EXPECT_EQ(w.ws.outer, 7);
+    EXPECT_EQ(w.ws.substeps, 21);
+    EXPECT_EQ(w.ws.rebuilds, 4);
 }
 
 TEST_P(SocialForceStage, HeadOnPairPassesWithoutDeepOverlap) {
