@@ -42,15 +42,10 @@ template <class F>
 CC_HD void forEachSlotWithin(const NeighbourView& nb, View1<const float> x, View1<const float> y, int k, float cutoff2,
                              F&& f) {
     const float xk = x[k], yk = y[k];
-    const int ci = nb.s.column(xk), cj = nb.s.row(yk);
-    for (int r = cj - nb.s.span; r <= cj + nb.s.span; ++r) {
-        int b, e;
-        nb.rowSlots(ci, r, b, e);
-        for (int o = b; o < e; ++o) {
-            const float dx = xk - x[o], dy = yk - y[o];
-            if (o != k && dx * dx + dy * dy < cutoff2) f(o);
-        }
-    }
+    nb.forEachSlot(xk, yk, [&](int o) {
+        const float dx = xk - x[o], dy = yk - y[o];
+        if (o != k && dx * dx + dy * dy < cutoff2) f(o);
+    });
 }
 
 /// Pass 1: slot k's partner count (count[slots] = 0 for the scan's total).

@@ -23,8 +23,10 @@
 /// §6, seed 003), mixed with the mean of the neighbours' desired
 /// directions by the panic parameter p (the herding rule of the paper:
 /// e_i = Norm[(1 - p) e_i + p <e_j^0>_i]). The wall w is the nearest wall edge (walls.hpp: the scene's
-/// true walls, exact from its polygons). Integrated by semi-implicit Euler
-/// sub-steps (socialForce() in social_force.cu). Host+device.
+/// true walls, exact from its polygons). Integrated by multiple time
+/// stepping: outer kicks of the slow part, semi-implicit Euler sub-steps of
+/// the contact forces (SocialForcePart; socialForce() in social_force.cu).
+/// Host+device.
 
 #include <cstddef>
 #include <cstdint>
@@ -225,6 +227,7 @@ struct SocialForceKickKernel {
     float dt = 0.f;                   ///< Outer step H. [Units: s] [Limit: > 0]
 
     CC_HD void operator()(int k) const {
+        // an injured person is an obstacle: no kick
         if (!(vmax[k] > 0.f)) return;
         const float xi = x[k], yi = y[k], vxi = vx[k], vyi = vy[k];
         const float ri = radiusOf[field[k]];
