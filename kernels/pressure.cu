@@ -7,42 +7,12 @@
 #include <cmath>
 #include <string>
 
-#include <omp.h>
-
-#include <thrust/reduce.h>
-#include <thrust/system/omp/execution_policy.h>
-
-#include "ccrowd/config.hpp"
-#include "ccrowd/device_memory.hpp"
 #include "ccrowd/error.hpp"
 #include "pressure.hpp"
-
-#include "omp_threads.hpp"
-
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-#include <thrust/system/cuda/execution_policy.h>
-#endif
+#include "reduce.hpp"
 
 namespace ccrowd::sim {
 namespace {
-
-/// max(a, b); the residuals are never NaN, so the reduction is order-independent.
-struct MaxOp {
-    CC_HD float operator()(float a, float b) const { return a < b ? b : a; }
-};
-
-/// Largest of @p n values on the side @p ex runs on (0 when n == 0).
-float maxOf(const Exec& ex, const float* d, int n) {
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-    if (ex.backend == Backend::Cuda) {
-        const float m = thrust::reduce(thrust::cuda::par, d, d + n, 0.f, MaxOp{});
-        device::countCopy(device::Copy::ToHost, sizeof(float));  // the reduction's result comes back
-        return m;
-    }
-#endif
-    const OmpThreads threads(ex, n);
-    return thrust::reduce(thrust::omp::par, d, d + n, 0.f, MaxOp{});
-}
 
 /// Throws InputError naming the first parameter out of range.
 void validate(const PressureParams& p) {
@@ -112,7 +82,7 @@ PressureStats pressure(const Exec& ex, const GridInfo& g, const CellRange& boxIn
         // LCP residual over the box (a max: the same for any thread count), every few sweeps
         if (it != 1 && it % p.check_every != 0 && it != p.iterations) continue;
         forEachCell(ex, box, PressureResidualKernel{box, box.width(), coef, hot, k, p.rho_limit, pressureOut, res});
-        st.residual = maxOf(ex, res.data, cells);
+        st.residual = maxOf(ex, res.data, cells, "pressure");
         ++st.checks;
         if (st.residual <= p.tolerance) { st.converged = true; break; }
     }

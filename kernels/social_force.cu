@@ -14,6 +14,7 @@
 
 #include "ccrowd/error.hpp"
 #include "launch.hpp"
+#include "reduce.hpp"
 #include "social_force.hpp"
 
 namespace ccrowd::sim {
@@ -75,15 +76,16 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const W
     const float h = H / inner;
     // Verlet lists cover the force reach (and the panic radius if anyone panics) plus twice the skin each agent
     // may move between builds (its partner moves too); builds at outer steps
-    const float forceReach = 2.f * maxRadius + p.range;
+    const float stride = p.max_speed * H;  // the farthest anyone moves in an outer step (the sub-steps cap speeds)
+    const float nearMargin = 2.f * stride;  // how much closer a pair can come in an outer step
+    const float forceReach = 2.f * maxRadius + std::max(p.range, p.B + nearMargin);
     const float reach = anyPanic ? std::max(forceReach, p.panic_radius) : forceReach;
-    const float moved = p.max_speed * H;
-    const float skin = std::max(kSkin, moved);
-    const int every = std::max(1, static_cast<int>(skin / moved));
+    const float skin = std::max(kSkin, 2.f * stride);
     const float cutoff = reach + 2.f * skin;
     const NeighbourGrid s = makeNeighbourGrid(g, cutoff, 2);
     for (int b = 0; b < 2; ++b) { ws.x[b].resize(n); ws.y[b].resize(n); ws.vx[b].resize(n); ws.vy[b].resize(n); }
     ws.px.resize(n); ws.py.resize(n); ws.vmax.resize(n); ws.field.resize(n); ws.agent.resize(n);
+    ws.xb.resize(n); ws.yb.resize(n); ws.moved2.resize(n); ws.nearCount.resize(n);
     auto slots = [&](int b) {
         return SocialForceSlots{ws.x[b].view(ex), ws.y[b].view(ex), ws.vx[b].view(ex), ws.vy[b].view(ex),
                                 ws.px.view(ex), ws.py.view(ex), ws.vmax.view(ex), ws.field.view(ex), ws.agent.view(ex)};
@@ -92,27 +94,37 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const W
     NeighbourListView list;
     int cur = 0;  // the slot state the next kernel reads
     for (int step = 0; step < outer; ++step) {
-        // the shared neighbour grid on the agents' positions, rebuilt before anyone can have moved past the skin;
-        // the agents' columns then go into its slot order (contiguous partners, no permutation in the pair loop)
-        if (step % every == 0) {
+        // rebuild when someone may move past the skin in this outer step (Verlet 1967's test, on the largest move)
+        bool build = step == 0;
+        if (!build) {
+            const SocialForceSlots c = slots(cur);
+            forEachIndex(ex, n, SocialForceMovedKernel{c.x, c.y, ws.xb.view(ex), ws.yb.view(ex), ws.moved2.view(ex)});
+            build = std::sqrt(maxOf(ex, ws.moved2.view(ex).data, n, "social_force")) + stride > skin;
+        }
+        // the shared neighbour grid on the agents' positions; the agents' columns then go into its slot order
+        // (contiguous partners, no permutation in the pair loop)
+        if (build) {
             if (step > 0) forEachIndex(ex, n, SocialForceScatterKernel{slots(cur), a});
             nb = buildNeighbourGrid(ex, a.x, a.y, n, s, sort, ws.grid, "social_force");
             cur = 0;
-            forEachIndex(ex, n, SocialForceGatherKernel{nb.order, a, slots(cur)});
+            forEachIndex(ex, n, SocialForceGatherKernel{nb.order, a, slots(cur), ws.xb.view(ex), ws.yb.view(ex)});
             const SocialForceSlots c = slots(cur);
             list = buildNeighbourList(ex, c.x, c.y, n, nb, cutoff, ws.list, "social_force");
+            ws.nearPartner.resizeOn(ex, ws.list.partner.size());
             ++ws.rebuilds;
         }
-        // the outer kick of the slow forces, in place
+        // the outer kick of the slow forces, in place; it writes the near lists of the sub-steps
         const SocialForceSlots k = slots(cur);
+        const View1<int> nearCount = ws.nearCount.view(ex), nearPartner = ws.nearPartner.view(ex);
         forEachIndex(ex, n, SocialForceKickKernel{k.x, k.y, k.vx, k.vy, k.px, k.py, k.field, k.vmax, radiusOf, panicOf, list,
-                                                  walls, p, forceReach, anyPanic, H});
+                                                  walls, p, forceReach, anyPanic, H, nearMargin, nearCount, nearPartner});
         ++ws.outer;
         // the inner sub-steps of the contact forces, Jacobi: read one slot state, write the other
         for (int j = 0; j < inner; ++j) {
             const SocialForceSlots r = slots(cur), w = slots(1 - cur);
-            forEachIndex(ex, n, SocialForceStepKernel{r.x, r.y, r.vx, r.vy, r.field, r.agent, radiusOf, list, g, walls, p,
-                                                      2.f * maxRadius + p.B, h, w.x, w.y, w.vx, w.vy, r.vmax});
+            forEachIndex(ex, n, SocialForceStepKernel{r.x, r.y, r.vx, r.vy, r.field, r.agent, radiusOf, list.start,
+                                                      nearCount, nearPartner, g, walls, p, 2.f * maxRadius + p.B, h,
+                                                      w.x, w.y, w.vx, w.vy, r.vmax});
             cur = 1 - cur;
             ++ws.substeps;
         }

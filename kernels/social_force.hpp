@@ -176,16 +176,31 @@ struct SocialForceSlots {
 };
 
 /// Copies the agents' columns into slot order: slot q gets agent
-/// order[q], and agent[q] = order[q].
+/// order[q], and agent[q] = order[q]; the positions also go to (xb, yb),
+/// the lists' build positions.
 struct SocialForceGatherKernel {
     View1<const int> order;  ///< Agent per sorted slot (the neighbour grid's). [Size: agents]
     AgentViews a;
     SocialForceSlots s;
+    View1<float> xb, yb;     ///< Build position per slot. [Units: m]
     CC_HD void operator()(int q) const {
         const int k = order[q];
         s.x[q] = a.x[k]; s.y[q] = a.y[k]; s.vx[q] = a.vx[k]; s.vy[q] = a.vy[k];
         s.px[q] = a.px[k]; s.py[q] = a.py[k]; s.vmax[q] = a.vmax[k]; s.field[q] = a.field[k];
         s.agent[q] = k;
+        xb[q] = a.x[k]; yb[q] = a.y[k];
+    }
+};
+
+/// Squared distance of slot k from its build position, for the Verlet
+/// lists' rebuild test (Verlet 1967: rebuild before anyone can have moved
+/// a skin). [Units: m^2]
+struct SocialForceMovedKernel {
+    View1<const float> x, y, xb, yb;
+    View1<float> moved2;
+    CC_HD void operator()(int k) const {
+        const float dx = x[k] - xb[k], dy = y[k] - yb[k];
+        moved2[k] = dx * dx + dy * dy;
     }
 };
 
@@ -207,7 +222,9 @@ struct SocialForceScatterKernel {
 /// neighbour whose body gap is below params.range (its Verlet list, in slot
 /// order) and of eq. 3 from the nearest wall, and eq. 1's driving force
 /// m (v0 e - v)/tau toward the (panic-mixed) preferred velocity. An injured
-/// agent (vmax 0) keeps its velocity (0).
+/// agent (vmax 0) keeps its velocity (0). The kick also writes the slot's
+/// near list (SocialForceNearList): the partners the outer step's
+/// sub-steps can meet within B of contact.
 struct SocialForceKickKernel {
     View1<const float> x, y;          ///< Positions per slot. [Units: m]
     View1<float> vx, vy;              ///< Velocities per slot, kicked in place. [Units: m/s]
@@ -222,13 +239,20 @@ struct SocialForceKickKernel {
     NeighbourListView list;
     WallView walls;                   ///< Wall edges, reach >= socialForceWallReach().
     SocialForceParams p;
-    float maxReach = 0.f;             ///< Largest centre distance with a force: 2 max radius + range. [Units: m]
+    /// Largest centre distance that matters: 2 max radius + the larger of
+    /// range and B + nearMargin (the panic radius is checked apart). [Units: m]
+    float maxReach = 0.f;
     bool panics = false;              ///< Some field has panic > 0 (else the neighbours' directions are not gathered).
     float dt = 0.f;                   ///< Outer step H. [Units: s] [Limit: > 0]
+    /// How much closer two persons can come in the outer step (twice the
+    /// farthest move, max_speed H). [Units: m]
+    float nearMargin = 0.f;
+    View1<int> nearCount;             ///< Near list length per slot (written). [Size: slots]
+    View1<int> nearPartner;           ///< Near partners from list.start[k] on (written). [Size: list entries]
 
     CC_HD void operator()(int k) const {
-        // an injured person is an obstacle: no kick
-        if (!(vmax[k] > 0.f)) return;
+        // an injured person is an obstacle: no kick, no sub-steps
+        if (!(vmax[k] > 0.f)) { nearCount[k] = 0; return; }
         const float xi = x[k], yi = y[k], vxi = vx[k], vyi = vy[k];
         const float ri = radiusOf[field[k]];
         const float panic = panics ? panicOf[field[k]] : 0.f;
@@ -237,8 +261,9 @@ struct SocialForceKickKernel {
         int count = 0;
         const float pr2 = p.panic_radius * p.panic_radius;
         // slow pair forces (eq. 2) and the neighbours' directions, over the slot's Verlet list (slot order)
-        const int e1 = list.start[k + 1];
-        for (int e = list.start[k]; e < e1; ++e) {
+        const int e0 = list.start[k], e1 = list.start[k + 1];
+        int nearEnd = e0;
+        for (int e = e0; e < e1; ++e) {
             const int o = list.partner[e];
             const float dx = xi - x[o], dy = yi - y[o];
             const float d2 = dx * dx + dy * dy;
@@ -250,6 +275,9 @@ struct SocialForceKickKernel {
                 if (s > 1e-3f) { sx += px[o] / s; sy += py[o] / s; ++count; }
             }
             const float rij = ri + radiusOf[field[o]];
+            // a partner that can come within B of contact before the next kick goes to the near list
+            const float near = rij + p.B + nearMargin;
+            if (d2 < near * near) nearPartner[nearEnd++] = o;
             const float reach = rij + p.range;
             if (!(d2 < reach * reach)) continue;
             // in contact (coincident centres included) the slow part is 0: all of the pair's force is fast
@@ -274,6 +302,7 @@ struct SocialForceKickKernel {
         }
         vx[k] = vxi + dt * fx / p.mass;
         vy[k] = vyi + dt * fy / p.mass;
+        nearCount[k] = nearEnd - e0;
     }
 };
 
@@ -281,7 +310,7 @@ struct SocialForceKickKernel {
 /// the agent in sorted slot k (reads the old slot columns, writes the new:
 /// Jacobi, deterministic; a slot writes only its own vmax, when it is
 /// injured): the fast part of eq. 2 from every neighbour less than B apart
-/// (its Verlet list, slot order) and of eq. 3 from the nearest wall; v += h
+/// (its near list, slot order) and of eq. 3 from the nearest wall; v += h
 /// F_fast/m, capped at max_speed; x += h v, the centre never across a wall
 /// (walls.hpp: a wall met stops the velocity's part into it), skipped for
 /// an agent whose cell has no wall edge within the index's reach and whose
@@ -296,7 +325,9 @@ struct SocialForceStepKernel {
     View1<const int> field;           ///< Field per slot (indexes radiusOf).
     View1<const int> agent;           ///< Agent index per slot (a coincident pair's fixed direction).
     View1<const float> radiusOf;      ///< Body radius per field. [Units: m]
-    NeighbourListView list;           ///< As SocialForceKickKernel's.
+    /// The near lists of the outer step's kick: slot k's partners are
+    /// nearPartner[start[k]] .. nearPartner[start[k] + nearCount[k] - 1].
+    View1<const int> start, nearCount, nearPartner;
     GridInfo g;
     WallView walls;                   ///< Wall edges, reach >= socialForceWallReach().
     SocialForceParams p;
@@ -318,10 +349,10 @@ struct SocialForceStepKernel {
         const float ri = radiusOf[field[k]];
         float fx = 0.f, fy = 0.f;
         float compression = 0.f;          // sum of k g(r_ij - d_ij) [N], for the injury test
-        // fast pair forces (eq. 2) of the bodies less than B apart, over the slot's Verlet list (slot order)
-        const int e1 = list.start[k + 1];
-        for (int e = list.start[k]; e < e1; ++e) {
-            const int o = list.partner[e];
+        // fast pair forces (eq. 2) of the bodies less than B apart, over the slot's near list (slot order)
+        const int e0 = start[k], e1 = e0 + nearCount[k];
+        for (int e = e0; e < e1; ++e) {
+            const int o = nearPartner[e];
             const float dx = xi - x[o], dy = yi - y[o];
             const float d2 = dx * dx + dy * dy;
             // cheap rejection before reading the partner's radius
@@ -393,6 +424,10 @@ struct SocialForceWorkspace {
     Array<float> x[2], y[2], vx[2], vy[2];
     Array<float> px, py, vmax;
     Array<int> field, agent;
+    Array<float> xb, yb;        ///< The lists' build position per slot. [Units: m] [Size: agents]
+    Array<float> moved2;        ///< Squared move since the build per slot (the rebuild test). [Units: m^2]
+    Array<int> nearCount;       ///< Near list length per slot (SocialForceKickKernel). [Size: agents]
+    Array<int> nearPartner;     ///< Near partners, at the Verlet list's offsets. [Size: list entries]
     NeighbourGridBuffers grid;  ///< The shared neighbour grid's first-slot table.
     NeighbourListBuffers list;  ///< The slots' Verlet lists, built on the grid.
     int outer = 0;              ///< Outer steps of the last call.
@@ -400,11 +435,14 @@ struct SocialForceWorkspace {
     int rebuilds = 0;           ///< Neighbour-grid builds of the last call.
     /// Bytes of the slot columns (the model's own per-agent state).
     std::size_t bytes() const {
-        std::size_t floats = px.vector().capacity() + py.vector().capacity() + vmax.vector().capacity();
+        std::size_t floats = px.vector().capacity() + py.vector().capacity() + vmax.vector().capacity() +
+                             xb.vector().capacity() + yb.vector().capacity() + moved2.vector().capacity();
         for (int b = 0; b < 2; ++b)
             floats += x[b].vector().capacity() + y[b].vector().capacity() + vx[b].vector().capacity() +
                       vy[b].vector().capacity();
-        return floats * sizeof(float) + (field.vector().capacity() + agent.vector().capacity()) * sizeof(int) +
+        return floats * sizeof(float) +
+               (field.vector().capacity() + agent.vector().capacity() + nearCount.vector().capacity() +
+                nearPartner.vector().capacity()) * sizeof(int) +
                list.bytes();
     }
 };
@@ -434,9 +472,10 @@ float socialForceMaxOuterStep(const SocialForceParams& p);
 /// (SocialForceStepKernel).
 /// Agents work in the neighbour grid's slot order; the grid (cells >= the
 /// list cutoff / 2) and the Verlet lists (cutoff: 2 @p maxRadius + range, or
-/// the panic radius, plus twice a skin) are rebuilt at an outer step
-/// whenever max_speed times the time since the last build could exceed
-/// the skin, so every partner within reach is always found. @p radiusOf /
+/// the panic radius, plus twice a skin) are built at the first outer step
+/// and rebuilt at a later one when the largest move since the build plus
+/// max_speed times the outer step could exceed the skin (one float to the
+/// host per outer step), so every partner within reach is always found. @p radiusOf /
 /// @p panicOf are per-field tables [Size: fields]; @p anyPanic says whether
 /// some entry of panicOf is > 0 (the neighbours' directions are gathered
 /// only then); @p walls: the wall edges with a reach of at least

@@ -1,28 +1,18 @@
 /// @file splat.cu
 /// Splat stage launchers (b): sortAgents() stores the agents by cell,
 /// splat() gathers density and mean velocities (kernels/splat.hpp). Compiled by nvcc in CUDA builds and by the
-/// C++ compiler (OpenMP, Thrust's OMP system) otherwise.
+/// C++ compiler (OpenMP) otherwise.
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
 
-#include <thrust/reduce.h>
-#include <thrust/system/omp/execution_policy.h>
-#include <thrust/system_error.h>
-
-#include "ccrowd/config.hpp"
-#include "ccrowd/device_memory.hpp"
 #include "ccrowd/error.hpp"
 #include "launch.hpp"
-#include "omp_threads.hpp"
+#include "reduce.hpp"
 #include "sort_by_key.hpp"
 #include "splat.hpp"
-
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-#include <thrust/system/cuda/execution_policy.h>
-#endif
 
 namespace ccrowd::sim {
 namespace {
@@ -61,10 +51,6 @@ void permuteColumn(const Exec& ex, View1<const int> order, Array<std::int16_t>& 
     forEachIndex(ex, a.n, CopyKernel<std::int16_t>{tmp, a});
 }
 
-/// max(a, b) of densities (never NaN: the reduction is order-independent).
-struct MaxDensityOp {
-    CC_HD float operator()(float a, float b) const { return a < b ? b : a; }
-};
 
 }  // namespace
 
@@ -108,24 +94,6 @@ void splat(const Exec& ex, const AgentViews& a, View1<const float> ux, View1<con
     forEachCell(ex, CellRange{0, 0, g.nx, g.ny}, SplatGatherKernel{g, box, begin, end, a.x, a.y, ux, uy, rho, mean});
 }
 
-float maxDensity(const Exec& ex, View2<const float> rho) {
-    const std::ptrdiff_t n = rho.size();
-    if (n <= 0) return 0.f;
-    try {
-        if (ex.backend == Backend::Cuda) {
-#if CCROWD_HAVE_CUDA && defined(__CUDACC__)
-            const float m = thrust::reduce(thrust::cuda::par, rho.data, rho.data + n, 0.f, MaxDensityOp{});
-            device::countCopy(device::Copy::ToHost, sizeof(float));  // the one value that comes back
-            return m;
-#else
-            throw BackendError("maxDensity: CUDA backend requested but this build has no CUDA backend");
-#endif
-        }
-        const OmpThreads threads(ex, n);
-        return thrust::reduce(thrust::omp::par, rho.data, rho.data + n, 0.f, MaxDensityOp{});
-    } catch (const thrust::system_error& e) {
-        throw BackendError(std::string("thrust::reduce (maxDensity) failed: ") + e.what() + " at " + __FILE__);
-    }
-}
+float maxDensity(const Exec& ex, View2<const float> rho) { return maxOf(ex, rho.data, static_cast<int>(rho.size()), "maxDensity"); }
 
 }  // namespace ccrowd::sim

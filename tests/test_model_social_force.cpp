@@ -197,10 +197,40 @@ TEST_P(SocialForceStage, LoneAgentReachesItsFreeSpeedOnTheTauScale) {
     w.run(GetParam(), c, 40);  // 2.5 s = 5 tau
     EXPECT_GT(c.vx[0], 0.99f * 1.2f);
     EXPECT_LE(c.vx[0], 1.2f + 1e-4f);
-    // a 0.05 s step: 7 outer steps of 7.1 ms (kicks), 3 sub-steps each, lists built every 2 outer steps (skin 0.1 m)
+    // a 0.05 s step: 7 outer steps of 7.1 ms (kicks), 3 sub-steps each; the lists built once: at 1.2 m/s the
+    // agent moves 0.06 m in the step, and a rebuild waits until its move plus 5 m/s x 7.1 ms could pass 0.1 m
     EXPECT_EQ(w.ws.outer, 7);
     EXPECT_EQ(w.ws.substeps, 21);
-    EXPECT_EQ(w.ws.rebuilds, 4);
+    EXPECT_EQ(w.ws.rebuilds, 1);
+}
+
+TEST_P(SocialForceStage, ListsAreRebuiltBeforeAPartnerComesWithinReach) {
+    // two persons running head-on at 4 m/s, 1.25 m apart: beyond the lists' cutoff (2 x 0.2 + 0.6 m reach plus
+    // 2 skins of 0.1 m) when a step starts, within reach (1 m) before it ends. One 0.05 s step (7 outer steps,
+    // lists rebuilt on the largest move) must give the bits of 7 steps of one outer step each (lists built at
+    // each), which find the partner as soon as it is within the cutoff
+    auto start = [] {
+        TestCrowd c;
+        c.add(2.f, 7.f, 4.f, 0.f, 4.f, 0.f, 4.f);
+        c.add(3.25f, 7.f, -4.f, 0.f, -4.f, 0.f, 4.f);
+        return c;
+    };
+    SfWorld one(80, 40, 0.25f), seven(80, 40, 0.25f);
+    TestCrowd a = start(), b = start();
+    one.run(GetParam(), a, 1);
+    EXPECT_EQ(one.ws.outer, 7);
+    EXPECT_EQ(one.ws.rebuilds, 3);  // at outer steps 0, 3 and 6: 3 x 0.029 m moved + 0.036 m passes the 0.1 m skin
+    seven.run(GetParam(), b, 7, 0.05f / 7.f);
+    EXPECT_EQ(seven.ws.outer, 1);
+    EXPECT_EQ(seven.ws.substeps, 3);
+    // the repulsion acted (A exp(-0.5/0.08) = 3.9 N at the end: slower than a person alone), and the same bits
+    SfWorld alone(80, 40, 0.25f);
+    TestCrowd c;
+    c.add(2.f, 7.f, 4.f, 0.f, 4.f, 0.f, 4.f);
+    alone.run(GetParam(), c, 1);
+    EXPECT_LT(a.vx[0], c.vx[0] - 1e-4f);
+    EXPECT_LT(a.x[0], c.x[0]);
+    expectIdenticalStates(a, b);
 }
 
 TEST_P(SocialForceStage, HeadOnPairPassesWithoutDeepOverlap) {
