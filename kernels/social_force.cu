@@ -41,8 +41,9 @@ float socialForceMaxSubstep(const SocialForceParams& p) {
 }
 
 float socialForceMaxOuterStep(const SocialForceParams& p) {
-    // a fifth of sqrt(m B/(2.5 A)) (the slow part's stiffest spring, SocialForcePart::Slow) and a tenth of tau
-    const float s = p.A > 0.f ? 0.2f * std::sqrt(p.mass * p.B / (2.5f * p.A)) : INFINITY;
+    // 0.4 sqrt(m B/(2.5 A)) (the slow part's stiffest spring, SocialForcePart::Slow; 0.2, 0.4 and 0.6 and 0.05 give
+    // the same faster-is-slower times, bench/results/social_force_outer_step_2026-12-03_cpu2.md) and a tenth of tau
+    const float s = p.A > 0.f ? 0.4f * std::sqrt(p.mass * p.B / (2.5f * p.A)) : INFINITY;
     return std::min(s, 0.1f * p.tau);
 }
 

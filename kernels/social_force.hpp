@@ -455,11 +455,13 @@ struct SocialForceWorkspace {
 /// tau/10 without a spring (k = 0). [Units: s]
 float socialForceMaxSubstep(const SocialForceParams& p);
 
-/// Largest outer step of the social force: 0.2 sqrt(m B/(2.5 A)), a
-/// fifth of the time scale of the slow part's stiffest spring (2.5 A/B,
-/// SocialForcePart::Slow: 7.16 ms at Helbing's values, 7 outer steps of 3
-/// sub-steps per 0.05 s step), and tau/10 (the driving relaxation).
-/// [Units: s]
+/// Largest outer step of the social force: 0.4 sqrt(m B/(2.5 A)), 0.4 of
+/// the time scale of the slow part's stiffest spring (2.5 A/B,
+/// SocialForcePart::Slow: 14.3 ms at Helbing's values, 4 outer steps of 5
+/// sub-steps per 0.05 s step; the faster-is-slower room's times over 24
+/// seeds agree with 0.2, 0.6 and 0.05 of it,
+/// bench/results/social_force_outer_step_2026-12-03_cpu2.md), and tau/10
+/// (the driving relaxation). [Units: s]
 float socialForceMaxOuterStep(const SocialForceParams& p);
 
 /// Social force stage: advances the agents (positions and velocities, on

@@ -174,12 +174,12 @@ TEST(SocialForceMaths, SubstepFollowsTheStiffness) {
     EXPECT_NEAR(sim::socialForceMaxSubstep(p), 0.1f * std::sqrt(80.f / 1.2e5f), 1e-6f);  // 2.58 ms
     p.k = 4.8e5f;  // 4x stiffer: half the sub-step
     EXPECT_NEAR(sim::socialForceMaxSubstep(p), 0.05f * std::sqrt(80.f / 1.2e5f), 1e-6f);
-    // the outer step follows the slow part's stiffest spring 2.5 A/B: 0.2 sqrt(m B/(2.5 A)) = 7.16 ms
+    // the outer step follows the slow part's stiffest spring 2.5 A/B: 0.4 sqrt(m B/(2.5 A)) = 14.3 ms
     const SocialForceParams q;
-    EXPECT_NEAR(sim::socialForceMaxOuterStep(q), 0.2f * std::sqrt(80.f * 0.08f / 5000.f), 1e-6f);
+    EXPECT_NEAR(sim::socialForceMaxOuterStep(q), 0.4f * std::sqrt(80.f * 0.08f / 5000.f), 1e-6f);
     SocialForceParams r;
     r.A = 8000.f;  // 4x stronger repulsion: half the outer step
-    EXPECT_NEAR(sim::socialForceMaxOuterStep(r), 0.1f * std::sqrt(80.f * 0.08f / 5000.f), 1e-6f);
+    EXPECT_NEAR(sim::socialForceMaxOuterStep(r), 0.2f * std::sqrt(80.f * 0.08f / 5000.f), 1e-6f);
     r.A = 0.f;  // no repulsion: a tenth of tau
     EXPECT_NEAR(sim::socialForceMaxOuterStep(r), 0.05f, 1e-7f);
 }
@@ -197,33 +197,34 @@ TEST_P(SocialForceStage, LoneAgentReachesItsFreeSpeedOnTheTauScale) {
     w.run(GetParam(), c, 40);  // 2.5 s = 5 tau
     EXPECT_GT(c.vx[0], 0.99f * 1.2f);
     EXPECT_LE(c.vx[0], 1.2f + 1e-4f);
-    // a 0.05 s step: 7 outer steps of 7.1 ms (kicks), 3 sub-steps each; the lists built once: at 1.2 m/s the
-    // agent moves 0.06 m in the step, and a rebuild waits until its move plus 5 m/s x 7.1 ms could pass 0.1 m
-    EXPECT_EQ(w.ws.outer, 7);
-    EXPECT_EQ(w.ws.substeps, 21);
+    // a 0.05 s step: 4 outer steps of 12.5 ms (kicks), 5 sub-steps each; the lists built once: at 1.2 m/s the
+    // agent moves 0.06 m in the step, and a rebuild waits until its move plus 5 m/s x 12.5 ms could pass the
+    // skin of 0.125 m (twice that)
+    EXPECT_EQ(w.ws.outer, 4);
+    EXPECT_EQ(w.ws.substeps, 20);
     EXPECT_EQ(w.ws.rebuilds, 1);
 }
 
 TEST_P(SocialForceStage, ListsAreRebuiltBeforeAPartnerComesWithinReach) {
-    // two persons running head-on at 4 m/s, 1.25 m apart: beyond the lists' cutoff (2 x 0.2 + 0.6 m reach plus
-    // 2 skins of 0.1 m) when a step starts, within reach (1 m) before it ends. One 0.05 s step (7 outer steps,
-    // lists rebuilt on the largest move) must give the bits of 7 steps of one outer step each (lists built at
+    // two persons running head-on at 4 m/s, 1.27 m apart: beyond the lists' cutoff (2 x 0.2 + 0.6 m reach plus
+    // 2 skins of 0.125 m) when a step starts, within reach (1 m) before it ends. One 0.05 s step (4 outer steps,
+    // lists rebuilt on the largest move) must give the bits of 4 steps of one outer step each (lists built at
     // each), which find the partner as soon as it is within the cutoff
     auto start = [] {
         TestCrowd c;
         c.add(2.f, 7.f, 4.f, 0.f, 4.f, 0.f, 4.f);
-        c.add(3.25f, 7.f, -4.f, 0.f, -4.f, 0.f, 4.f);
+        c.add(3.27f, 7.f, -4.f, 0.f, -4.f, 0.f, 4.f);
         return c;
     };
-    SfWorld one(80, 40, 0.25f), seven(80, 40, 0.25f);
+    SfWorld one(80, 40, 0.25f), four(80, 40, 0.25f);
     TestCrowd a = start(), b = start();
     one.run(GetParam(), a, 1);
-    EXPECT_EQ(one.ws.outer, 7);
-    EXPECT_EQ(one.ws.rebuilds, 3);  // at outer steps 0, 3 and 6: 3 x 0.029 m moved + 0.036 m passes the 0.1 m skin
-    seven.run(GetParam(), b, 7, 0.05f / 7.f);
-    EXPECT_EQ(seven.ws.outer, 1);
-    EXPECT_EQ(seven.ws.substeps, 3);
-    // the repulsion acted (A exp(-0.5/0.08) = 3.9 N at the end: slower than a person alone), and the same bits
+    EXPECT_EQ(one.ws.outer, 4);
+    EXPECT_EQ(one.ws.rebuilds, 2);  // at outer steps 0 and 2: 2 x 0.05 m moved + 0.0625 m passes the 0.125 m skin
+    four.run(GetParam(), b, 4, 0.05f / 4.f);
+    EXPECT_EQ(four.ws.outer, 1);
+    EXPECT_EQ(four.ws.substeps, 5);
+    // the repulsion acted (the last kick at 0.97 m: A exp(-0.57/0.08) = 1.6 N; slower than a person alone), and the same bits
     SfWorld alone(80, 40, 0.25f);
     TestCrowd c;
     c.add(2.f, 7.f, 4.f, 0.f, 4.f, 0.f, 4.f);
