@@ -5,8 +5,8 @@
 /// grid, the other slots within a cutoff at build time, in slot order. A
 /// force of range R evaluated while every agent moves at most a skin s
 /// from its position at the build finds all its partners in lists of cutoff
-/// R + 2 s: the social force scans ~8 candidates per agent and sub-step
-/// from them where the grid's 5x5 cells held ~12, and its rejections are
+/// R + 2 s: the social force's kicks scan ~8 candidates per agent from
+/// them where the grid's 5x5 cells held ~12, and its rejections are
 /// fewer. Built by buildNeighbourList (neighbour_list.cu) in two passes
 /// (count, exclusive scan, fill): no atomics, deterministic. Host+device.
 
