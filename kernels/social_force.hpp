@@ -223,7 +223,7 @@ struct SocialForceScatterKernel {
 /// order) and of eq. 3 from the nearest wall, and eq. 1's driving force
 /// m (v0 e - v)/tau toward the (panic-mixed) preferred velocity. An injured
 /// agent (vmax 0) keeps its velocity (0). The kick also writes the slot's
-/// near list (SocialForceNearList): the partners the outer step's
+/// near list (nearCount, nearPartner): the partners the outer step's
 /// sub-steps can meet within B of contact.
 struct SocialForceKickKernel {
     View1<const float> x, y;          ///< Positions per slot. [Units: m]

@@ -51,7 +51,6 @@ void permuteColumn(const Exec& ex, View1<const int> order, Array<std::int16_t>& 
     forEachIndex(ex, a.n, CopyKernel<std::int16_t>{tmp, a});
 }
 
-
 }  // namespace
 
 void sortAgents(const Exec& ex, AgentColumns<Array>& cols, const GridInfo& g, const CellRange& boxIn, SplatWorkspace& ws) {
@@ -94,6 +93,8 @@ void splat(const Exec& ex, const AgentViews& a, View1<const float> ux, View1<con
     forEachCell(ex, CellRange{0, 0, g.nx, g.ny}, SplatGatherKernel{g, box, begin, end, a.x, a.y, ux, uy, rho, mean});
 }
 
-float maxDensity(const Exec& ex, View2<const float> rho) { return maxOf(ex, rho.data, static_cast<int>(rho.size()), "maxDensity"); }
+float maxDensity(const Exec& ex, View2<const float> rho) {
+    return maxOf(ex, rho.data, static_cast<int>(rho.size()), "maxDensity");
+}
 
 }  // namespace ccrowd::sim
