@@ -121,6 +121,33 @@ TEST(Events, DiscomfortSwitchedOnTurnsTheCrowdAway) {
     EXPECT_LT(smoke.west, base.west / 2) << "west exits: " << smoke.west << " with smoke, " << base.west << " without";
 }
 
+TEST(Events, TheWallsBoundaryLayerFollowsTheBarriersAndOutlivesDiscomfortEvents) {
+    // under social_force the discomfort layer marks the cells within a body radius (0.25 m) of a wall: a barrier
+    // that closes gains that layer, one that opens loses it, and a discomfort event keeps it under its regions
+    std::string json = twoDoorRoom(R"("events": [{"time": 0.5, "action": "close", "target": "block"},
+                                                 {"time": 1, "action": "open", "target": "block"},
+                                                 {"time": 1.5, "action": "set_discomfort", "target": "smoke", "value": 0.5}])");
+    json.replace(json.find(R"("model": {)"), 10, R"("model": {"local": "social_force", )");
+    Simulation sim(parseScene(json, "events-test"), Exec{Backend::Cpu, 0});
+    auto g = [&](float x, float y) {
+        int i, j;
+        sim.grid().cellOf(x, y, i, j);
+        return sim.grid().discomfort(i, j);
+    };
+    // beside the block (open), beside the west wall inside the smoke, inside the smoke away from walls
+    const float besideBlock[2] = {8.375f, 5.f}, besideWall[2] = {5.125f, 3.f}, inSmoke[2] = {6.5f, 3.f};
+    EXPECT_EQ(g(besideBlock[0], besideBlock[1]), 0.f);
+    EXPECT_EQ(g(besideWall[0], besideWall[1]), 1.f);
+    EXPECT_EQ(g(inSmoke[0], inSmoke[1]), 0.f);
+    while (sim.time() < 0.75) sim.step();
+    EXPECT_EQ(g(besideBlock[0], besideBlock[1]), 1.f) << "the closed block's boundary layer";
+    while (sim.time() < 1.25) sim.step();
+    EXPECT_EQ(g(besideBlock[0], besideBlock[1]), 0.f) << "the open block's layer is gone";
+    while (sim.time() < 1.75) sim.step();
+    EXPECT_EQ(g(besideWall[0], besideWall[1]), 1.f) << "the wall's layer under the smoke's 0.5";
+    EXPECT_EQ(g(inSmoke[0], inSmoke[1]), 0.5f);
+}
+
 TEST(Events, SameResultsOnOneAndTwoThreads) {
     const AllLoopsParallel parallel;  // small inputs: every loop split, else both runs would be serial
     const std::string json = twoDoorRoom(R"("events": [{"time": 3, "action": "close", "target": "east_door"},

@@ -210,6 +210,11 @@ TEST_F(SceneErrors, OutOfRangeNumbers) {
                 "an integer >= 0 and <= 1000000");
     expectError("fronts_fraction", with("/model/potential_front_budget", 1.5), "/model/potential_front_budget");
     expectError("fronts_many", with("/model/potential_front_budget", 1000001), "/model/potential_front_budget");
+    expectError("clearance_negative", with("/model/wall_clearance", -0.1), "/model/wall_clearance", "[m]");
+    expectError("clearance_wide", with("/model/wall_clearance", 10.5), "/model/wall_clearance");
+    expectError("clearance_text", with("/model/wall_clearance", "auto"), "/model/wall_clearance");
+    expectError("wall_g_negative", with("/model/wall_discomfort", -1), "/model/wall_discomfort");
+    expectError("wall_g_large", with("/model/wall_discomfort", 2e6), "/model/wall_discomfort");
     expectError("threshold", with("/floor_plans", json::parse(R"([{"image": "x.png", "threshold": 2}])")),
                 "/floor_plans/0/threshold");
 }

@@ -292,6 +292,49 @@ TEST(SceneRaster, WalkableDomainEdgesDiscomfortTerrain) {
     EXPECT_FLOAT_EQ(g.terrain(i, j), 1.f);
 }
 
+TEST(SceneRaster, WallBoundaryLayerMarksTheCellsWithinTheClearance) {
+    // 6 m x 4 m on 0.5 m cells, an obstacle [2, 3] x [1, 3]: cell centres lie 0.25 m from the domain's edge and
+    // the obstacle's sides, 0.354 m from its corners (diagonally), 0.75 m and more elsewhere
+    Scene s = sceneWith(6, 4, 0.5f, rectPoly(5, 0, 6, 4), rectPoly(0, 0, 1, 1));
+    s.obstacles = {rectPoly(2, 1, 3, 3)};
+    s.groups[0].radius = 0.3f;
+    s.discomfort = {{rectPoly(0, 2, 1, 3), 3.f, ""}, {rectPoly(5, 2, 6, 3), 0.5f, ""}};
+    auto distance = [](const SceneGrid& g, int i, int j) {  // from the centre to the nearest wall, by hand
+        const double x = cx(g, i), y = cy(g, j);
+        const double edge = std::min({x, 6 - x, y, 4 - y});
+        const double ox = std::max({2 - x, 0.0, x - 3}), oy = std::max({1 - y, 0.0, y - 3});
+        return std::min(edge, std::hypot(ox, oy));
+    };
+    auto regions = [](const SceneGrid& g, int i, int j) {
+        const double x = cx(g, i), y = cy(g, j);
+        if (y > 2 && y < 3 && x < 1) return 3.f;
+        if (y > 2 && y < 3 && x > 5) return 0.5f;
+        return 0.f;
+    };
+    // (local, clearance, the layer's g): the automatic clearance is the largest radius under social_force, none
+    // under uic; 0.3 m marks the cells along walls, 0.4 m the corners' diagonals too, 0.2 m none
+    struct Case { const char* local; float clearance, g, resolved; int marked; };
+    for (const Case& c : {Case{"uic", -1.f, 1.f, 0.f, 0}, Case{"social_force", -1.f, 1.f, 0.3f, 48},
+                          Case{"orca", 0.4f, 2.f, 0.4f, 52}, Case{"social_force", 0.2f, 1.f, 0.2f, 0},
+                          Case{"social_force", 0.f, 1.f, 0.f, 0}, Case{"social_force", 0.3f, 0.f, 0.3f, 0}}) {
+        s.params.local = c.local;
+        s.params.wall_clearance = c.clearance;
+        s.params.wall_discomfort = c.g;
+        EXPECT_FLOAT_EQ(wallClearance(s), c.resolved) << c.local << " " << c.clearance;
+        const SceneGrid g = rasterizeScene(s);
+        int marked = 0;
+        for (int j = 0; j < g.ny; ++j)
+            for (int i = 0; i < g.nx; ++i) {
+                const bool in = !g.blocked(i, j) && c.g > 0.f && distance(g, i, j) < c.resolved;
+                const float want = g.blocked(i, j) ? 0.f : std::max(regions(g, i, j), in ? c.g : 0.f);
+                marked += in;
+                EXPECT_FLOAT_EQ(g.discomfort(i, j), want) << c.local << " " << c.clearance << " cell " << i << "," << j;
+            }
+        // the domain's ring of 36 cells and the obstacle's 12 side cells; at 0.4 m its 4 diagonal cells too
+        EXPECT_EQ(marked, c.marked) << c.local << " " << c.clearance;
+    }
+}
+
 TEST(SceneRaster, GoalCells) {
     // A goal half inside an obstacle: only its open cells, centres inside.
     Scene s = sceneWith(10, 10, 0.5f, rectPoly(6, 6, 8, 8), rectPoly(0, 0, 2, 2));

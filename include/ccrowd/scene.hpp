@@ -401,6 +401,17 @@ struct ModelParams {
     /// It costs some 60% more pressure sweeps.
     bool pressure_grid_shift = false;
     int separation_passes = 3;      ///< Minimum-distance relaxation passes. [Limit: 0..100]
+    /// Width of the boundary layer along walls (the SFPE Handbook's
+    /// effective width: people keep clear of walls): cells whose centre
+    /// lies within it of a wall edge get discomfort g >= wall_discomfort,
+    /// so the potential steers bodies, not points, past door jambs and
+    /// corners (wallClearance()). Negative means automatic: the largest
+    /// body radius under "social_force", 0 (none) under the other models.
+    /// [Units: m] [Limit: < 0, or 0..10]
+    float wall_clearance = -1.f;
+    /// Discomfort g of the boundary layer's cells (wall_clearance).
+    /// [Limit: 0..1e6]
+    float wall_discomfort = 1.f;
     /// Each step's eikonal solves start from the previous step's potentials
     /// (raised where the new costs no longer support them, then lowered;
     /// the same answer as a cold solve within the solver's tolerance). Off by
@@ -482,6 +493,14 @@ inline float smallestBodyRadius(const Scene& s) {
     float r = 0.f;
     for (const GroupSpec& g : s.groups) r = (r == 0.f || g.radius < r) ? g.radius : r;
     return r;
+}
+
+/// Width of the boundary layer along walls that the discomfort layer
+/// marks (ModelParams::wall_clearance, its automatic value resolved).
+/// [Units: m] [Limit: >= 0]
+inline float wallClearance(const Scene& s) {
+    if (s.params.wall_clearance >= 0.f) return s.params.wall_clearance;
+    return s.params.local == "social_force" ? largestBodyRadius(s) : 0.f;
 }
 
 /// The scene on its grid.
@@ -580,9 +599,11 @@ SceneGrid rasterizeScene(const Scene& scene, int threads = 0);
 SceneGrid rasterizeEnvironment(const Scene& scene, int threads = 0);
 
 /// The discomfort layer alone (SceneGrid::discomfort: per cell the largest
-/// g of the regions over its centre, 0 elsewhere), as an event that changes
-/// a region's value needs it.
-void rasterizeDiscomfort(const Scene& scene, Field<float>& out);
+/// g of the regions over its centre, and at least
+/// ModelParams::wall_discomfort where the centre lies within
+/// wallClearance() of one of @p grid's wall edges; 0 elsewhere), as an
+/// event that changes a region's value or the walls needs it.
+void rasterizeDiscomfort(const Scene& scene, SceneGrid& grid);
 
 /// Cells of the active region: [i0, i1) x [j0, j1).
 struct RegionCells {

@@ -93,16 +93,37 @@ void forCellsNear(const Polygon& p, float spread, const geom::GridGeom& g, F f) 
         }
 }
 
-void rasterizeDiscomfort(const Scene& s, Field<float>& out) {
+void rasterizeDiscomfort(const Scene& s, SceneGrid& grid) {
     const geom::GridGeom g = scene_detail::gridGeom(s);
     std::vector<geom::Run> runs;
     // the max of overlapping regions (each with the cells its spread reaches), 0 elsewhere
-    out.assign(g.nx, g.ny, 0.f);
-    float* d = out.host();
+    grid.discomfort.assign(g.nx, g.ny, 0.f);
+    float* d = grid.discomfort.host();
     for (const DiscomfortSpec& r : s.discomfort) {
         auto mark = [&](int c) { d[c] = std::max(d[c], r.value); };
         forCellsIn(r.area, g, runs, mark);
         forCellsNear(r.area, r.spread, g, mark);
+    }
+    // the boundary layer: open cells whose centre lies within the clearance of a wall edge
+    const float clearance = wallClearance(s), gw = s.params.wall_discomfort;
+    if (!(clearance > 0.f) || !(gw > 0.f)) return;
+    const double c2 = static_cast<double>(clearance) * clearance;
+    for (const WallSegment& w : grid.walls) {
+        const int i0 = std::max(g.firstColumnAtOrAfter(std::min(w.ax, w.bx) - clearance - g.h), 0);
+        const int i1 = std::min(g.firstColumnAtOrAfter(std::max(w.ax, w.bx) + clearance + g.h), g.nx);
+        const int j0 = std::max(g.firstRowAtOrAfter(std::min(w.ay, w.by) - clearance - g.h), 0);
+        const int j1 = std::min(g.firstRowAtOrAfter(std::max(w.ay, w.by) + clearance + g.h), g.ny);
+        const double ex = w.bx - w.ax, ey = w.by - w.ay, len2 = ex * ex + ey * ey;
+        for (int j = j0; j < j1; ++j)
+            for (int i = i0; i < i1; ++i) {
+                const int c = i + j * g.nx;
+                if (grid.blocked.host()[c]) continue;
+                // distance from the centre to the segment
+                const double x = g.cx(i), y = g.cy(j);
+                const double t = std::clamp(((x - w.ax) * ex + (y - w.ay) * ey) / len2, 0.0, 1.0);
+                const double dx = w.ax + t * ex - x, dy = w.ay + t * ey - y;
+                if (dx * dx + dy * dy < c2) d[c] = std::max(d[c], gw);
+            }
     }
 }
 
@@ -153,7 +174,7 @@ SceneGrid rasterizeEnvironment(const Scene& scene, int threads) {
     scene_detail::closeFaces(grid, 2.f * smallestBodyRadius(s));
 
     // Discomfort: max of overlapping regions; terrain: min factor.
-    rasterizeDiscomfort(s, grid.discomfort);
+    rasterizeDiscomfort(s, grid);
     grid.terrain.assign(g.nx, g.ny, 1.f);
     for (const TerrainSpec& t : s.terrain) {
         float* out = grid.terrain.host();

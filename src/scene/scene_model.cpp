@@ -79,7 +79,8 @@ ModelParams parseModel(const Node& n) {
     n.object({"alpha", "beta", "gamma", "rho_min", "rho_max", "rho_limit", "v0", "rho_jam", "gamma_fd", "d_min", "dt",
               "duration", "max_steps", "seed", "box_margin", "pressure_iterations", "pressure_tolerance",
               "separation_passes", "perception_radius", "pressure_omega", "pressure_grid_shift", "potential_warm_start", "potential_stencil",
-              "potential_sweeps", "potential_band_tiles", "potential_front_budget", "local", "social_force", "zones", "orca"});
+              "potential_sweeps", "potential_band_tiles", "potential_front_budget", "wall_clearance", "wall_discomfort", "local",
+              "social_force", "zones", "orca"});
     ModelParams p;
     // Unit-cost weights (Treuille 2006 eq. 4).
     readF(n, "alpha", closed(0, 1e3), p.alpha);
@@ -122,6 +123,9 @@ ModelParams parseModel(const Node& n) {
     if (n.has("separation_passes")) {
         p.separation_passes = static_cast<int>(n.get("separation_passes", "").integer(0, 100));
     }
+    // Boundary layer along walls in the discomfort layer (omitted clearance: automatic).
+    readF(n, "wall_clearance", closed(0, 10, "m"), p.wall_clearance);
+    readF(n, "wall_discomfort", closed(0, 1e6), p.wall_discomfort);
     // Potential stage: each step's FIM starts from the last step's potentials.
     if (n.has("potential_warm_start")) p.potential_warm_start = n.get("potential_warm_start", "").boolean();
     // Potential stage: the local update's stencil, 4 or 8 neighbours.

@@ -82,7 +82,7 @@ void applyWalls(SimState& s) {
         grid = rasterizeEnvironment(s.scene, s.ex.threads);
     }
     // the discomfort of now (events at this time may have set it after the walls were foreseen)
-    rasterizeDiscomfort(s.scene, grid.discomfort);
+    rasterizeDiscomfort(s.scene, grid);
     grid.group_count = std::move(s.grid.group_count);  // the initial placement's, kept
     s.grid = std::move(grid);
     s.uploadEnvironment();
@@ -117,7 +117,7 @@ void runEvents(SimState& s) {
     // the layers they change, and fields from scratch on the whole grid this step
     if (c.walls) applyWalls(s);
     else if (c.discomfort) {
-        rasterizeDiscomfort(s.scene, s.grid.discomfort);
+        rasterizeDiscomfort(s.scene, s.grid);
         s.grid.discomfort.toDevice(s.ex);
     }
     for (int g : c.routes) changeRoute(s, g);
