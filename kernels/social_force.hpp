@@ -20,7 +20,9 @@
 ///
 /// The desired velocity v0_i e_i is the continuum's preferred velocity
 /// (agents.preferred: speed and direction from the potential, Narain 2009
-/// §6, seed 003), mixed with the mean of the neighbours' desired
+/// §6, seed 003; under this model the potential's cost carries a boundary
+/// layer along walls, ModelParams::wall_clearance, so that it leads bodies,
+/// not points, past door jambs), mixed with the mean of the neighbours' desired
 /// directions by the panic parameter p (the herding rule of the paper:
 /// e_i = Norm[(1 - p) e_i + p <e_j^0>_i]). The wall w is the nearest wall edge (walls.hpp: the scene's
 /// true walls, exact from its polygons). Integrated by multiple time
