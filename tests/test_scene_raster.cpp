@@ -333,6 +333,28 @@ TEST(SceneRaster, WallBoundaryLayerMarksTheCellsWithinTheClearance) {
         // the domain's ring of 36 cells and the obstacle's 12 side cells; at 0.4 m its 4 diagonal cells too
         EXPECT_EQ(marked, c.marked) << c.local << " " << c.clearance;
     }
+    // slanted walls (strips at 30 and 75 degrees, 0.1 m cells): every open cell against the nearest of all the
+    // grid's wall edges, so the band of cells visited along a long diagonal edge misses none
+    Scene t = sceneWith(12, 8, 0.1f, rectPoly(11, 0, 12, 8), rectPoly(0, 0, 1, 1));
+    t.obstacles = {strip(5, 4, 30, 7, 0.4), strip(8.5, 4, 75, 5, 0.3)};
+    t.params.local = "social_force";
+    t.params.wall_clearance = 0.35f;
+    const SceneGrid g = rasterizeScene(t);
+    int marked = 0;
+    for (int j = 0; j < g.ny; ++j)
+        for (int i = 0; i < g.nx; ++i) {
+            double best = INFINITY;
+            for (const WallSegment& w : g.walls) {
+                const double ex = w.bx - w.ax, ey = w.by - w.ay;
+                const double u = std::clamp(((cx(g, i) - w.ax) * ex + (cy(g, j) - w.ay) * ey) / (ex * ex + ey * ey), 0.0, 1.0);
+                const double dx = w.ax + u * ex - cx(g, i), dy = w.ay + u * ey - cy(g, j);
+                best = std::min(best, dx * dx + dy * dy);
+            }
+            const bool in = !g.blocked(i, j) && best < static_cast<double>(0.35f) * 0.35f;
+            marked += in;
+            EXPECT_EQ(g.discomfort(i, j), in ? 1.f : 0.f) << "cell " << i << "," << j << " at " << std::sqrt(best) << " m";
+        }
+    EXPECT_GT(marked, 400);
 }
 
 TEST(SceneRaster, GoalCells) {

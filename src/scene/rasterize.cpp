@@ -109,21 +109,32 @@ void rasterizeDiscomfort(const Scene& s, SceneGrid& grid) {
     if (!(clearance > 0.f) || !(gw > 0.f)) return;
     const double c2 = static_cast<double>(clearance) * clearance;
     for (const WallSegment& w : grid.walls) {
-        const int i0 = std::max(g.firstColumnAtOrAfter(std::min(w.ax, w.bx) - clearance - g.h), 0);
-        const int i1 = std::min(g.firstColumnAtOrAfter(std::max(w.ax, w.bx) + clearance + g.h), g.nx);
         const int j0 = std::max(g.firstRowAtOrAfter(std::min(w.ay, w.by) - clearance - g.h), 0);
         const int j1 = std::min(g.firstRowAtOrAfter(std::max(w.ay, w.by) + clearance + g.h), g.ny);
         const double ex = w.bx - w.ax, ey = w.by - w.ay, len2 = ex * ex + ey * ey;
-        for (int j = j0; j < j1; ++j)
+        for (int j = j0; j < j1; ++j) {
+            // the columns near the part of the edge within the clearance of this row (a long diagonal edge
+            // visits a band of cells, not its bounding box)
+            const double y = g.cy(j);
+            double t0 = 0.0, t1 = 1.0;
+            if (ey != 0.0) {
+                t0 = std::max(std::min((y - clearance - w.ay) / ey, (y + clearance - w.ay) / ey), 0.0);
+                t1 = std::min(std::max((y - clearance - w.ay) / ey, (y + clearance - w.ay) / ey), 1.0);
+                if (t0 > t1) continue;
+            }
+            const double xa = w.ax + t0 * ex, xb = w.ax + t1 * ex;
+            const int i0 = std::max(g.firstColumnAtOrAfter(std::min(xa, xb) - clearance - g.h), 0);
+            const int i1 = std::min(g.firstColumnAtOrAfter(std::max(xa, xb) + clearance + g.h), g.nx);
             for (int i = i0; i < i1; ++i) {
                 const int c = i + j * g.nx;
                 if (grid.blocked.host()[c]) continue;
                 // distance from the centre to the segment
-                const double x = g.cx(i), y = g.cy(j);
+                const double x = g.cx(i);
                 const double t = std::clamp(((x - w.ax) * ex + (y - w.ay) * ey) / len2, 0.0, 1.0);
                 const double dx = w.ax + t * ex - x, dy = w.ay + t * ey - y;
                 if (dx * dx + dy * dy < c2) d[c] = std::max(d[c], gw);
             }
+        }
     }
 }
 
