@@ -63,6 +63,17 @@ void SceneGrid::cellOf(float x, float y, int& i, int& j) const {
     j = static_cast<int>(std::clamp(std::isnan(fj) ? 0.0 : fj, 0.0, static_cast<double>(ny - 1)));
 }
 
+namespace {
+
+/// Squared distance from (x, y) to the segment from (ax, ay) to (bx, by).
+/// [Units: m^2]
+double segmentDistance2(double x, double y, double ax, double ay, double bx, double by) {
+    const double ex = bx - ax, ey = by - ay, len2 = ex * ex + ey * ey;
+    const double t = len2 > 0 ? std::clamp(((x - ax) * ex + (y - ay) * ey) / len2, 0.0, 1.0) : 0.0;
+    const double dx = ax + t * ex - x, dy = ay + t * ey - y;
+    return dx * dx + dy * dy;
+}
+
 /// Calls f(index) for every cell whose centre is within @p spread of
 /// polygon @p p (outside it; the cells inside are forCellsIn's).
 template <class F>
@@ -84,14 +95,47 @@ void forCellsNear(const Polygon& p, float spread, const geom::GridGeom& g, F f) 
             for (std::size_t k = 0; k < p.size(); ++k) {
                 const Vec2& a = p[k];
                 const Vec2& b = p[(k + 1) % p.size()];
-                const double ex = b.x - a.x, ey = b.y - a.y, len2 = ex * ex + ey * ey;
-                const double t = len2 > 0 ? std::clamp(((x - a.x) * ex + (y - a.y) * ey) / len2, 0.0, 1.0) : 0.0;
-                const double dx = a.x + t * ex - x, dy = a.y + t * ey - y;
-                best = std::min(best, dx * dx + dy * dy);
+                best = std::min(best, segmentDistance2(x, y, a.x, a.y, b.x, b.y));
             }
             if (best <= r2) f(i + j * g.nx);
         }
 }
+
+/// Raises @p d (the discomfort layer) to ModelParams::wall_discomfort in
+/// the open cells whose centre lies within wallClearance() of one of
+/// @p grid's wall edges: the boundary layer along walls.
+void markWallLayer(const Scene& s, const geom::GridGeom& g, const SceneGrid& grid, float* d) {
+    const float clearance = wallClearance(s), gw = s.params.wall_discomfort;
+    if (!(clearance > 0.f) || !(gw > 0.f)) return;
+    const double c2 = static_cast<double>(clearance) * clearance;
+    for (const WallSegment& w : grid.walls) {
+        const int j0 = std::max(g.firstRowAtOrAfter(std::min(w.ay, w.by) - clearance - g.h), 0);
+        const int j1 = std::min(g.firstRowAtOrAfter(std::max(w.ay, w.by) + clearance + g.h), g.ny);
+        const double ex = w.bx - w.ax, ey = w.by - w.ay;
+        for (int j = j0; j < j1; ++j) {
+            // the columns near the part of the edge within the clearance of this row (a long diagonal edge
+            // visits a band of cells, not its bounding box)
+            const double y = g.cy(j);
+            double t0 = 0.0, t1 = 1.0;
+            if (ey != 0.0) {
+                const double ta = (y - clearance - w.ay) / ey, tb = (y + clearance - w.ay) / ey;
+                t0 = std::max(std::min(ta, tb), 0.0);
+                t1 = std::min(std::max(ta, tb), 1.0);
+                if (t0 > t1) continue;
+            }
+            const double xa = w.ax + t0 * ex, xb = w.ax + t1 * ex;
+            const int i0 = std::max(g.firstColumnAtOrAfter(std::min(xa, xb) - clearance - g.h), 0);
+            const int i1 = std::min(g.firstColumnAtOrAfter(std::max(xa, xb) + clearance + g.h), g.nx);
+            for (int i = i0; i < i1; ++i) {
+                const int c = i + j * g.nx;
+                if (!grid.blocked.host()[c] && segmentDistance2(g.cx(i), y, w.ax, w.ay, w.bx, w.by) < c2)
+                    d[c] = std::max(d[c], gw);
+            }
+        }
+    }
+}
+
+}  // namespace
 
 void rasterizeDiscomfort(const Scene& s, SceneGrid& grid) {
     const geom::GridGeom g = scene_detail::gridGeom(s);
@@ -104,38 +148,8 @@ void rasterizeDiscomfort(const Scene& s, SceneGrid& grid) {
         forCellsIn(r.area, g, runs, mark);
         forCellsNear(r.area, r.spread, g, mark);
     }
-    // the boundary layer: open cells whose centre lies within the clearance of a wall edge
-    const float clearance = wallClearance(s), gw = s.params.wall_discomfort;
-    if (!(clearance > 0.f) || !(gw > 0.f)) return;
-    const double c2 = static_cast<double>(clearance) * clearance;
-    for (const WallSegment& w : grid.walls) {
-        const int j0 = std::max(g.firstRowAtOrAfter(std::min(w.ay, w.by) - clearance - g.h), 0);
-        const int j1 = std::min(g.firstRowAtOrAfter(std::max(w.ay, w.by) + clearance + g.h), g.ny);
-        const double ex = w.bx - w.ax, ey = w.by - w.ay, len2 = ex * ex + ey * ey;
-        for (int j = j0; j < j1; ++j) {
-            // the columns near the part of the edge within the clearance of this row (a long diagonal edge
-            // visits a band of cells, not its bounding box)
-            const double y = g.cy(j);
-            double t0 = 0.0, t1 = 1.0;
-            if (ey != 0.0) {
-                t0 = std::max(std::min((y - clearance - w.ay) / ey, (y + clearance - w.ay) / ey), 0.0);
-                t1 = std::min(std::max((y - clearance - w.ay) / ey, (y + clearance - w.ay) / ey), 1.0);
-                if (t0 > t1) continue;
-            }
-            const double xa = w.ax + t0 * ex, xb = w.ax + t1 * ex;
-            const int i0 = std::max(g.firstColumnAtOrAfter(std::min(xa, xb) - clearance - g.h), 0);
-            const int i1 = std::min(g.firstColumnAtOrAfter(std::max(xa, xb) + clearance + g.h), g.nx);
-            for (int i = i0; i < i1; ++i) {
-                const int c = i + j * g.nx;
-                if (grid.blocked.host()[c]) continue;
-                // distance from the centre to the segment
-                const double x = g.cx(i);
-                const double t = std::clamp(((x - w.ax) * ex + (y - w.ay) * ey) / len2, 0.0, 1.0);
-                const double dx = w.ax + t * ex - x, dy = w.ay + t * ey - y;
-                if (dx * dx + dy * dy < c2) d[c] = std::max(d[c], gw);
-            }
-        }
-    }
+    // the boundary layer along walls
+    markWallLayer(s, g, grid, d);
 }
 
 SceneGrid rasterizeEnvironment(const Scene& scene, int threads) {

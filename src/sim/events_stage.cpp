@@ -76,13 +76,14 @@ void rasterizeAhead(SimState& s) {
 void applyWalls(SimState& s) {
     SceneGrid grid;
     SimState::PendingEnvironment& pending = s.pendingEnvironment;
-    if (pending.grid.valid() && pending.key == environmentKey(s.scene)) grid = pending.grid.get();
-    else {
+    if (pending.grid.valid() && pending.key == environmentKey(s.scene)) {
+        grid = pending.grid.get();
+        // the discomfort of now (events at this time may have set it after the walls were foreseen)
+        rasterizeDiscomfort(s.scene, grid);
+    } else {
         if (pending.grid.valid()) pending.grid.get();  // a state the timeline did not lead to: drop it
         grid = rasterizeEnvironment(s.scene, s.ex.threads);
     }
-    // the discomfort of now (events at this time may have set it after the walls were foreseen)
-    rasterizeDiscomfort(s.scene, grid);
     grid.group_count = std::move(s.grid.group_count);  // the initial placement's, kept
     s.grid = std::move(grid);
     s.uploadEnvironment();
