@@ -111,20 +111,20 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const W
             forEachIndex(ex, n, SocialForceGatherKernel{nb.order, a, slots(cur), ws.xb.view(ex), ws.yb.view(ex)});
             const SocialForceSlots c = slots(cur);
             list = buildNeighbourList(ex, c.x, c.y, n, nb, cutoff, ws.list, "social_force");
-            ws.nearPartner.resizeOn(ex, ws.list.partner.size());
             ++ws.rebuilds;
         }
-        // the outer kick of the slow forces, in place; it writes the near lists of the sub-steps
+        // the outer kick of the slow forces, in place; it partitions the Verlet lists into the sub-steps' near lists
         const SocialForceSlots k = slots(cur);
-        const View1<int> nearCount = ws.nearCount.view(ex), nearPartner = ws.nearPartner.view(ex);
-        forEachIndex(ex, n, SocialForceKickKernel{k.x, k.y, k.vx, k.vy, k.px, k.py, k.field, k.vmax, radiusOf, panicOf, list,
-                                                  walls, p, forceReach, anyPanic, H, nearMargin, nearCount, nearPartner});
+        const View1<int> nearCount = ws.nearCount.view(ex), partner = ws.list.partner.view(ex);
+        forEachIndex(ex, n, SocialForceKickKernel{k.x, k.y, k.vx, k.vy, k.px, k.py, k.field, k.vmax, radiusOf, panicOf,
+                                                  list.start, partner, walls, p, forceReach, anyPanic, H, nearMargin,
+                                                  nearCount});
         ++ws.outer;
         // the inner sub-steps of the contact forces, Jacobi: read one slot state, write the other
         for (int j = 0; j < inner; ++j) {
             const SocialForceSlots r = slots(cur), w = slots(1 - cur);
             forEachIndex(ex, n, SocialForceStepKernel{r.x, r.y, r.vx, r.vy, r.field, r.agent, radiusOf, list.start,
-                                                      nearCount, nearPartner, g, walls, p, 2.f * maxRadius + p.B, h,
+                                                      nearCount, partner, g, walls, p, 2.f * maxRadius + p.B, h,
                                                       w.x, w.y, w.vx, w.vy, r.vmax});
             cur = 1 - cur;
             ++ws.substeps;

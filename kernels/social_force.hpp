@@ -221,12 +221,14 @@ struct SocialForceScatterKernel {
 /// slot k: v += H F_slow / m, in place (F_slow reads the positions and
 /// the agent's own velocity only, so no other slot reads what it writes:
 /// race-free, deterministic). F_slow: the slow part of eq. 2 from every
-/// neighbour whose body gap is below params.range (its Verlet list, in slot
-/// order) and of eq. 3 from the nearest wall, and eq. 1's driving force
+/// neighbour whose body gap is below params.range (its Verlet list) and of
+/// eq. 3 from the nearest wall, and eq. 1's driving force
 /// m (v0 e - v)/tau toward the (panic-mixed) preferred velocity. An injured
-/// agent (vmax 0) keeps its velocity (0). The kick also writes the slot's
-/// near list (nearCount, nearPartner): the partners the outer step's
-/// sub-steps can meet within B of contact.
+/// agent (vmax 0) keeps its velocity (0). The kick also partitions the
+/// slot's Verlet list in place (only this slot reads or writes its entries:
+/// race-free, the same order on every backend and thread count): the
+/// partners the outer step's sub-steps can meet within B of contact come
+/// first, nearCount of them (the slot's near list).
 struct SocialForceKickKernel {
     View1<const float> x, y;          ///< Positions per slot. [Units: m]
     View1<float> vx, vy;              ///< Velocities per slot, kicked in place. [Units: m/s]
@@ -235,10 +237,12 @@ struct SocialForceKickKernel {
     View1<const float> vmax;          ///< Free speed per slot; 0: injured. [Units: m/s]
     View1<const float> radiusOf;      ///< Body radius per field. [Units: m]
     View1<const float> panicOf;       ///< Panic p per field. [Limit: 0..1]
-    /// Every partner within the force's reach (and the panic radius when
-    /// some field panics) until the next build: cutoff = that reach + 2
-    /// skins (social_force.cu).
-    NeighbourListView list;
+    /// The Verlet lists: every partner within the force's reach (and the
+    /// panic radius when some field panics) until the next build, cutoff =
+    /// that reach + 2 skins (social_force.cu); slot k's entries are
+    /// partner[start[k]] .. partner[start[k + 1] - 1], partitioned here.
+    View1<const int> start;           ///< First entry per slot. [Size: slots + 1]
+    View1<int> partner;               ///< Partner slots. [Size: start[slots]]
     WallView walls;                   ///< Wall edges, reach >= socialForceWallReach().
     SocialForceParams p;
     /// Largest centre distance that matters: 2 max radius + the larger of
@@ -250,7 +254,6 @@ struct SocialForceKickKernel {
     /// farthest move, max_speed H). [Units: m]
     float nearMargin = 0.f;
     View1<int> nearCount;             ///< Near list length per slot (written). [Size: slots]
-    View1<int> nearPartner;           ///< Near partners from list.start[k] on (written). [Size: list entries]
 
     CC_HD void operator()(int k) const {
         // an injured person is an obstacle: no kick, no sub-steps
@@ -262,11 +265,11 @@ struct SocialForceKickKernel {
         float sx = 0.f, sy = 0.f;
         int count = 0;
         const float pr2 = p.panic_radius * p.panic_radius;
-        // slow pair forces (eq. 2) and the neighbours' directions, over the slot's Verlet list (slot order)
-        const int e0 = list.start[k], e1 = list.start[k + 1];
+        // slow pair forces (eq. 2) and the neighbours' directions, over the slot's Verlet list
+        const int e0 = start[k], e1 = start[k + 1];
         int nearEnd = e0;
         for (int e = e0; e < e1; ++e) {
-            const int o = list.partner[e];
+            const int o = partner[e];
             const float dx = xi - x[o], dy = yi - y[o];
             const float d2 = dx * dx + dy * dy;
             // cheap rejection before reading the partner's radius
@@ -279,7 +282,11 @@ struct SocialForceKickKernel {
             const float rij = ri + radiusOf[field[o]];
             // a partner that can come within B of contact before the next kick goes to the near list
             const float near = rij + p.B + nearMargin;
-            if (d2 < near * near) nearPartner[nearEnd++] = o;
+            // (swapped with the first entry not near, which this loop has passed)
+            if (d2 < near * near) {
+                if (e != nearEnd) { partner[e] = partner[nearEnd]; partner[nearEnd] = o; }
+                ++nearEnd;
+            }
             const float reach = rij + p.range;
             if (!(d2 < reach * reach)) continue;
             // in contact (coincident centres included) the slow part is 0: all of the pair's force is fast
@@ -312,7 +319,7 @@ struct SocialForceKickKernel {
 /// the agent in sorted slot k (reads the old slot columns, writes the new:
 /// Jacobi, deterministic; a slot writes only its own vmax, when it is
 /// injured): the fast part of eq. 2 from every neighbour less than B apart
-/// (its near list, slot order) and of eq. 3 from the nearest wall; v += h
+/// (its near list) and of eq. 3 from the nearest wall; v += h
 /// F_fast/m, capped at max_speed; x += h v, the centre never across a wall
 /// (walls.hpp: a wall met stops the velocity's part into it), skipped for
 /// an agent whose cell has no wall edge within the index's reach and whose
@@ -328,8 +335,8 @@ struct SocialForceStepKernel {
     View1<const int> agent;           ///< Agent index per slot (a coincident pair's fixed direction).
     View1<const float> radiusOf;      ///< Body radius per field. [Units: m]
     /// The near lists of the outer step's kick: slot k's partners are
-    /// nearPartner[start[k]] .. nearPartner[start[k] + nearCount[k] - 1].
-    View1<const int> start, nearCount, nearPartner;
+    /// partner[start[k]] .. partner[start[k] + nearCount[k] - 1].
+    View1<const int> start, nearCount, partner;
     GridInfo g;
     WallView walls;                   ///< Wall edges, reach >= socialForceWallReach().
     SocialForceParams p;
@@ -351,10 +358,10 @@ struct SocialForceStepKernel {
         const float ri = radiusOf[field[k]];
         float fx = 0.f, fy = 0.f;
         float compression = 0.f;          // sum of k g(r_ij - d_ij) [N], for the injury test
-        // fast pair forces (eq. 2) of the bodies less than B apart, over the slot's near list (slot order)
+        // fast pair forces (eq. 2) of the bodies less than B apart, over the slot's near list
         const int e0 = start[k], e1 = e0 + nearCount[k];
         for (int e = e0; e < e1; ++e) {
-            const int o = nearPartner[e];
+            const int o = partner[e];
             const float dx = xi - x[o], dy = yi - y[o];
             const float d2 = dx * dx + dy * dy;
             // cheap rejection before reading the partner's radius
@@ -429,9 +436,11 @@ struct SocialForceWorkspace {
     Array<float> xb, yb;        ///< The lists' build position per slot. [Units: m] [Size: agents]
     Array<float> moved2;        ///< Squared move since the build per slot (the rebuild test). [Units: m^2]
     Array<int> nearCount;       ///< Near list length per slot (SocialForceKickKernel). [Size: agents]
-    Array<int> nearPartner;     ///< Near partners, at the Verlet list's offsets. [Size: list entries]
     NeighbourGridBuffers grid;  ///< The shared neighbour grid's first-slot table.
-    NeighbourListBuffers list;  ///< The slots' Verlet lists, built on the grid.
+    /// The slots' Verlet lists, built on the grid; the kicks partition each
+    /// slot's entries (near partners first), so they are ascending only
+    /// until the first kick after a build.
+    NeighbourListBuffers list;
     int outer = 0;              ///< Outer steps of the last call.
     int substeps = 0;           ///< Inner sub-steps of the last call.
     int rebuilds = 0;           ///< Neighbour-grid builds of the last call.
@@ -443,8 +452,7 @@ struct SocialForceWorkspace {
             floats += x[b].vector().capacity() + y[b].vector().capacity() + vx[b].vector().capacity() +
                       vy[b].vector().capacity();
         return floats * sizeof(float) +
-               (field.vector().capacity() + agent.vector().capacity() + nearCount.vector().capacity() +
-                nearPartner.vector().capacity()) * sizeof(int) +
+               (field.vector().capacity() + agent.vector().capacity() + nearCount.vector().capacity()) * sizeof(int) +
                list.bytes();
     }
 };

@@ -289,12 +289,13 @@ TEST(Validation, SocialForceEvacuationIsFastestAtAnInnerDesiredSpeedAndSlowerBey
 // ---- social force: herding in a smoke-filled room (Helbing 2000, Fig. 3) ----------------
 
 TEST(Validation, SmokeRoomIndividualistsUseBothExitsHerdsOneAndAMixtureEscapesBest) {
-    // p = 0, 0.4 and 1 on three seeds (ccrowd validate runs 0, 0.2, ..., 1 on six; under the
-    // sanitizers four seeds took 184 s of the 300 s limit)
-    const validate::SmokeRoomResult r = validate::smokeRoom(kExec, {0.0, 0.4, 1.0}, {1, 2, 3});
+    // p = 0, 0.4 and 1 on ccrowd validate's six seeds (it runs 0, 0.2, ..., 1): when its criteria
+    // pass, these do. On three seeds 0.4 led 0 by 0-1.7 of 90 persons, within their spread (over
+    // 36 seeds by 2.5 +- 0.7); on six by 2.2-4.1. Left to the Release stage (.ci/asan_release_only.txt)
+    const validate::SmokeRoomResult r = validate::smokeRoom(kExec, {0.0, 0.4, 1.0}, {1, 2, 3, 4, 5, 6});
     ASSERT_EQ(r.escaped.size(), 3u);
     for (std::size_t k = 0; k < r.escaped.size(); ++k)
-        std::printf("[ measured ] smoke room, panic %.1f: %.1f of 90 out by 150 s, busier exit %.2f\n", r.panics[k],
+        std::printf("[ measured ] smoke room, panic %.1f: %.1f of 90 out by 150 s, busier exit %.2f (6 seeds)\n", r.panics[k],
                     r.escaped[k], r.busier_share[k]);
     EXPECT_LE(r.busier_share.front(), 0.6);
     EXPECT_GE(r.busier_share.back(), 0.7);
