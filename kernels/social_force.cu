@@ -37,14 +37,14 @@ float socialForceMaxSubstep(const SocialForceParams& p) {
     // jammed for good at 4-5 m/s
     // (bench/results/social_force_substep_2026-12-02_cpu2.md); without a
     // spring, a tenth of the driving relaxation time
-    return p.k > 0.f ? 0.1f * std::sqrt(p.mass / p.k) : 0.1f * p.tau;
+    return p.step_scale * (p.k > 0.f ? 0.1f * std::sqrt(p.mass / p.k) : 0.1f * p.tau);
 }
 
 float socialForceMaxOuterStep(const SocialForceParams& p) {
     // 0.4 sqrt(m B/(2.5 A)) (the slow part's stiffest spring, SocialForcePart::Slow; 0.2, 0.4 and 0.6 and 0.05 give
     // the same faster-is-slower times, bench/results/social_force_outer_step_2026-12-03_cpu2.md) and a tenth of tau
     const float s = p.A > 0.f ? 0.4f * std::sqrt(p.mass * p.B / (2.5f * p.A)) : INFINITY;
-    return std::min(s, 0.1f * p.tau);
+    return p.step_scale * std::min(s, 0.1f * p.tau);
 }
 
 float socialForceWallReach(float maxRadius, const SocialForceParams& p, float h) { return maxRadius + p.range + h; }
@@ -63,6 +63,7 @@ void socialForce(const Exec& ex, const AgentViews& a, const GridInfo& g, const W
     check(p.max_speed > 0.f && std::isfinite(p.max_speed), "max_speed", p.max_speed, "> 0 m/s, finite");
     check(p.injury_threshold >= 0.f && std::isfinite(p.injury_threshold), "injury_threshold", p.injury_threshold,
           ">= 0 N/m, finite (0 = off)");
+    check(p.step_scale >= 0.01f && p.step_scale <= 1.f, "step_scale", p.step_scale, "0.01..1");
     check(maxRadius >= 0.f && std::isfinite(maxRadius), "body radius", maxRadius, ">= 0 m, finite");
     check(dt > 0.f && std::isfinite(dt), "dt", dt, "> 0 s, finite");
     check(walls.reach >= socialForceWallReach(maxRadius, p, g.h) - 1e-5f, "wall index reach", walls.reach,

@@ -64,6 +64,9 @@ struct SocialForceParams {
     /// person stops for good, still pushing back on others. The paper's
     /// value is 1600 N/m; 0 = off. [Units: N/m] [Limit: >= 0]
     float injury_threshold = 0.f;
+    /// Factor on the automatic outer step and sub-step
+    /// (socialForceMaxOuterStep, socialForceMaxSubstep). [Limit: 0.01..1]
+    float step_scale = 1.f;
 };
 
 /// A pair's force on i: total (fx, fy) and the magnitude of its radial
@@ -462,7 +465,7 @@ struct SocialForceWorkspace {
 /// 0.2 sqrt(m/k) doors jammed for good at 4-5 m/s; at 0.1 the
 /// faster-is-slower room's times agree with 0.05 and 0.025: measured
 /// convergence, bench/results/social_force_substep_2026-12-02_cpu2.md), or
-/// tau/10 without a spring (k = 0). [Units: s]
+/// tau/10 without a spring (k = 0); times params.step_scale. [Units: s]
 float socialForceMaxSubstep(const SocialForceParams& p);
 
 /// Largest outer step of the social force: 0.4 sqrt(m B/(2.5 A)), 0.4 of
@@ -471,7 +474,7 @@ float socialForceMaxSubstep(const SocialForceParams& p);
 /// sub-steps per 0.05 s step; the faster-is-slower room's times over 24
 /// seeds agree with 0.2, 0.6 and 0.05 of it,
 /// bench/results/social_force_outer_step_2026-12-03_cpu2.md), and tau/10
-/// (the driving relaxation). [Units: s]
+/// (the driving relaxation); times params.step_scale. [Units: s]
 float socialForceMaxOuterStep(const SocialForceParams& p);
 
 /// Social force stage: advances the agents (positions and velocities, on

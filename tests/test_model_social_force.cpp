@@ -183,6 +183,11 @@ TEST(SocialForceMaths, SubstepFollowsTheStiffness) {
     EXPECT_NEAR(sim::socialForceMaxOuterStep(r), 0.2f * std::sqrt(80.f * 0.08f / 5000.f), 1e-6f);
     r.A = 0.f;  // no repulsion: a tenth of tau
     EXPECT_NEAR(sim::socialForceMaxOuterStep(r), 0.05f, 1e-7f);
+    // step_scale multiplies both
+    SocialForceParams h;
+    h.step_scale = 0.5f;
+    EXPECT_NEAR(sim::socialForceMaxSubstep(h), 0.05f * std::sqrt(80.f / 1.2e5f), 1e-6f);
+    EXPECT_NEAR(sim::socialForceMaxOuterStep(h), 0.2f * std::sqrt(80.f * 0.08f / 5000.f), 1e-6f);
 }
 
 class SocialForceStage : public ::testing::TestWithParam<Exec> {};
@@ -204,6 +209,27 @@ TEST_P(SocialForceStage, LoneAgentReachesItsFreeSpeedOnTheTauScale) {
     EXPECT_EQ(w.ws.outer, 4);
     EXPECT_EQ(w.ws.substeps, 20);
     EXPECT_EQ(w.ws.rebuilds, 1);
+}
+
+TEST_P(SocialForceStage, AHalfStepScaleSplitsTheStepFinerAndConverges) {
+    // step_scale 0.5: outer steps of at most 7.2 ms (7 per 0.05 s step) of sub-steps of at most 1.29 ms (6 each)
+    SfWorld fine(80, 40, 0.25f), plain(80, 40, 0.25f);
+    fine.p.step_scale = 0.5f;
+    TestCrowd a, b;
+    a.add(1.f, 7.f, 0.f, 0.f, 1.2f, 0.f, 1.2f);
+    b.add(1.f, 7.f, 0.f, 0.f, 1.2f, 0.f, 1.2f);
+    fine.run(GetParam(), a, 10);
+    plain.run(GetParam(), b, 10);
+    EXPECT_EQ(fine.ws.outer, 7);
+    EXPECT_EQ(fine.ws.substeps, 42);
+    EXPECT_EQ(plain.ws.outer, 4);
+    // after tau, each is eq. 1's explicit Euler at its outer step H, v0 (1 - (1 - H/tau)^n), and the finer
+    // lies nearer the exact v0 (1 - 1/e) = 0.7585 m/s (first order: 0.0032 against 0.0057 off)
+    const auto euler = [](double H, int n) { return 1.2 * (1.0 - std::pow(1.0 - H / 0.5, n)); };
+    EXPECT_NEAR(a.vx[0], euler(0.05 / 7, 70), 1e-4);
+    EXPECT_NEAR(b.vx[0], euler(0.0125, 40), 1e-4);
+    const double exact = 1.2 * (1.0 - std::exp(-1.0));
+    EXPECT_LT(std::abs(a.vx[0] - exact), 0.6 * std::abs(b.vx[0] - exact));
 }
 
 TEST_P(SocialForceStage, ListsAreRebuiltBeforeAPartnerComesWithinReach) {

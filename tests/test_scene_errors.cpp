@@ -227,6 +227,10 @@ TEST_F(SceneErrors, OperationalModelParameters) {
     expectError("sf_panic_high", with("/model/social_force/panic", 1.5), "/model/social_force/panic", "<= 1");
     expectError("sf_injury_negative", with("/model/social_force/injury_threshold", -1),
                 "/model/social_force/injury_threshold", ">= 0 and <= 1e+06 [N/m]");
+    expectError("sf_step_scale_zero", with("/model/social_force/step_scale", 0), "/model/social_force/step_scale",
+                ">= 0.01 and <= 1");
+    expectError("sf_step_scale_high", with("/model/social_force/step_scale", 2), "/model/social_force/step_scale",
+                ">= 0.01 and <= 1");
     expectError("sf_unknown_key", with("/model/social_force/omega", 1), "/model/social_force", "omega");
     expectError("group_panic", with("/groups/0/panic", -0.5), "/groups/0/panic", ">= 0 and <= 1");
     expectError("zones_order", with("/model/zones/d2", 0.1), "/model/zones/d2", "0 < d1 < d2 < d3");

@@ -286,6 +286,19 @@ TEST(Validation, SocialForceEvacuationIsFastestAtAnInnerDesiredSpeedAndSlowerBey
     expectAllCriteriaPass(r);
 }
 
+TEST(Validation, FasterIsSlowersFinerIntegrationRunsTheSameRoomWithScaledSteps) {
+    // validate's convergence runs: the same room and seed, only model.social_force.step_scale differs
+    const Scene plain = parseScene(validate::fasterIsSlowerScene(5.0, 4), "plain");
+    const Scene fine = parseScene(validate::fasterIsSlowerScene(5.0, 4, 0.5), "fine");
+    EXPECT_EQ(plain.params.social_force.step_scale, 1.f);
+    EXPECT_EQ(fine.params.social_force.step_scale, 0.5f);
+    EXPECT_EQ(fine.params.seed, plain.params.seed);
+    EXPECT_EQ(fine.groups.front().count, plain.groups.front().count);
+    // a scale outside (0, 1) is refused before anything runs
+    EXPECT_THROW(validate::fasterIsSlower(kExec, {1.0, 3.0, 5.0}, {1, 2}, 1.0), InputError);
+    EXPECT_THROW(validate::fasterIsSlower(kExec, {1.0, 3.0, 5.0}, {1, 2}, -0.5), InputError);
+}
+
 // ---- social force: herding in a smoke-filled room (Helbing 2000, Fig. 3) ----------------
 
 TEST(Validation, SmokeRoomIndividualistsUseBothExitsHerdsOneAndAMixtureEscapesBest) {

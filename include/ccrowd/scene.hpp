@@ -330,6 +330,12 @@ struct SocialForceSpec {
     /// becomes an obstacle (vmax 0, stops for good); Helbing 2000 uses 1600.
     /// 0 = off. [Units: N/m] [Limit: 0..1e6]
     float injury_threshold = 0.f;
+    /// Factor on the integrator's automatic steps: the outer step (kicks of
+    /// the slow forces) 0.4 sqrt(m B/(2.5 A)) and the contact sub-step
+    /// 0.1 sqrt(m/k). Below 1 integrates finer and costs more, as a check
+    /// that results have converged (`ccrowd validate` runs 0.5).
+    /// [Limit: 0.01..1]
+    float step_scale = 1.f;
 };
 
 /// Zone-repulsion operational model (seed 000 §4.6.3): "model": {"zones": {...}}.

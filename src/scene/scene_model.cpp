@@ -27,7 +27,8 @@ void requireOrder(const Node& n, bool ok, const char* loKey, float lo, const cha
 
 /// "social_force": {...} (Helbing 2000's parameters).
 SocialForceSpec parseSocialForce(const Node& n) {
-    n.object({"A", "B", "k", "kappa", "tau", "mass", "range", "panic", "panic_radius", "max_speed", "injury_threshold"});
+    n.object({"A", "B", "k", "kappa", "tau", "mass", "range", "panic", "panic_radius", "max_speed", "injury_threshold",
+              "step_scale"});
     SocialForceSpec p;
     readF(n, "A", closed(0, 1e6, "N"), p.A);
     readF(n, "B", openClosed(0, 10, "m"), p.B);
@@ -40,6 +41,7 @@ SocialForceSpec parseSocialForce(const Node& n) {
     readF(n, "panic_radius", openClosed(0, 10, "m"), p.panic_radius);
     readF(n, "max_speed", openClosed(0, 20, "m/s"), p.max_speed);
     readF(n, "injury_threshold", closed(0, 1e6, "N/m"), p.injury_threshold);
+    readF(n, "step_scale", closed(0.01, 1), p.step_scale);
     return p;
 }
 

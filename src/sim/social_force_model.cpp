@@ -20,6 +20,7 @@ SocialForceParams paramsOf(const SocialForceSpec& s) {
     p.A = s.A; p.B = s.B; p.k = s.k; p.kappa = s.kappa; p.tau = s.tau; p.mass = s.mass;
     p.range = s.range; p.panic_radius = s.panic_radius; p.max_speed = s.max_speed;
     p.injury_threshold = s.injury_threshold;
+    p.step_scale = s.step_scale;
     return p;
 }
 

@@ -69,7 +69,7 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
         v.seed003.push_back(seed003Scene(lone, name));
         report(v.seed003.back());
     }
-    v.faster_is_slower = fasterIsSlower(ex, {1.0, 2.0, 3.0, 4.0, 5.0}, {1, 2, 3, 4, 5, 6});
+    v.faster_is_slower = fasterIsSlower(ex, {1.0, 2.0, 3.0, 4.0, 5.0}, {1, 2, 3, 4, 5, 6}, 0.5);
     report(v.faster_is_slower);
     v.smoke_room = smokeRoom(ex, {0.0, 0.2, 0.4, 0.6, 0.8, 1.0}, {1, 2, 3, 4, 5, 6});
     report(v.smoke_room);
