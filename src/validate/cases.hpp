@@ -267,11 +267,6 @@ struct FasterIsSlowerResult : CaseResult {
     std::vector<double> times;   ///< Time of the last exit per speed, mean over the seeds (-1: not all left by the limit in some seed). [Units: s]
     std::vector<double> sd;      ///< Standard deviation of that time over the seeds (0 when not all left). [Units: s]
     std::vector<long long> exited;  ///< Persons out per speed, mean over the seeds.
-    /// At the fastest speed with the integrator's steps scaled
-    /// (fasterIsSlower's @p stepScale): the mean and standard deviation of
-    /// the time of the last exit over the seeds (-1, 0: not run, or not all
-    /// left). [Units: s]
-    double fine_time = -1.0, fine_sd = 0.0;
 };
 
 /// Scene text of the faster-is-slower room: 15 m x 15 m, 200 persons of

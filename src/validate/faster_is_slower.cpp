@@ -86,7 +86,7 @@ FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& s
     const int V = static_cast<int>(speeds.size());
     const std::vector<Run> runs = mapRuns<Run>(ex, (V + (fine ? 1 : 0)) * S, [&](const Exec& runEx, int k) {
         const int c = k / S;  // the scene: a speed, or V for the finer integration
-        const double v = speeds[static_cast<std::size_t>(std::min(c, V - 1))];
+        const double v = c < V ? speeds[static_cast<std::size_t>(c)] : speeds.back();
         const std::string text = fasterIsSlowerScene(v, seeds[static_cast<std::size_t>(k % S)], c < V ? 1.0 : stepScale);
         Simulation sim(validationScene(parseScene(text, r.scenes[static_cast<std::size_t>(c)].name)), runEx);
         Run run;
@@ -98,32 +98,36 @@ FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& s
         run.end = sim.time();
         return run;
     });
-    bool allLeft = true;
-    for (std::size_t k = 0; k < speeds.size(); ++k) {
-        const double v = speeds[k];
-        int placed = kPersons;
-        long long exited = 0, fewest = kPersons;
-        double latest = 0.0;
+    // scene c's rooms over the seeds: fewest placed and out, persons out, the latest end, and the last exit's
+    // mean and standard deviation when every room emptied (-1, 0 otherwise)
+    struct Rooms { int placed = kPersons; long long exited = 0, fewest = kPersons; double latest = 0.0, mean = -1.0, sd = 0.0; };
+    const auto rooms = [&](int c) {
+        Rooms b;
         std::vector<double> times;
         for (int s = 0; s < S; ++s) {
-            const Run& run = runs[k * static_cast<std::size_t>(S) + static_cast<std::size_t>(s)];
-            placed = std::min(placed, run.placed);
-            exited += run.exited;
-            fewest = std::min(fewest, run.exited);
-            latest = std::max(latest, run.end);
+            const Run& run = runs[static_cast<std::size_t>(c * S + s)];
+            b.placed = std::min(b.placed, run.placed);
+            b.exited += run.exited;
+            b.fewest = std::min(b.fewest, run.exited);
+            b.latest = std::max(b.latest, run.end);
             times.push_back(run.last);
         }
-        r.require("persons placed at " + formatValue(v, 1, "m/s") + ", fewest of the seeds", std::to_string(placed),
-                  std::to_string(kPersons), placed == kPersons);
-        const bool all = fewest == kPersons;
+        if (b.fewest == kPersons) meanSd(times, b.mean, b.sd);
+        return b;
+    };
+    bool allLeft = true;
+    for (int k = 0; k < V; ++k) {
+        const double v = speeds[static_cast<std::size_t>(k)];
+        const Rooms b = rooms(k);
+        r.require("persons placed at " + formatValue(v, 1, "m/s") + ", fewest of the seeds", std::to_string(b.placed),
+                  std::to_string(kPersons), b.placed == kPersons);
+        const bool all = b.fewest == kPersons;
         allLeft = allLeft && all;
-        double mean = -1.0, sd = 0.0;
-        if (all) meanSd(times, mean, sd);
-        r.exited.push_back(exited / S);
-        r.times.push_back(mean);
-        r.sd.push_back(sd);
+        r.exited.push_back(b.exited / S);
+        r.times.push_back(b.mean);
+        r.sd.push_back(b.sd);
         r.check("all left at " + formatValue(v, 1, "m/s") + " in every seed",
-                "fewest " + std::to_string(fewest) + " by " + formatValue(latest, 1, "s"),
+                "fewest " + std::to_string(b.fewest) + " by " + formatValue(b.latest, 1, "s"),
                 std::to_string(kPersons) + " within 600 s", all);
     }
     // the minimum of the seeds' means lies strictly inside the range of speeds
@@ -145,25 +149,18 @@ FasterIsSlowerResult fasterIsSlower(const Exec& ex, const std::vector<double>& s
             formatValue(rise, 1), ">= " + formatValue(kSignificance, 1), allLeft && rise >= kSignificance);
     // the integration has converged: the fastest speed's rooms with finer steps take the same time
     if (fine) {
-        std::vector<double> times;
-        long long fewest = kPersons;
-        for (int s = 0; s < S; ++s) {
-            const Run& run = runs[static_cast<std::size_t>(V * S + s)];
-            fewest = std::min(fewest, run.exited);
-            times.push_back(run.last);
-        }
+        const Rooms f = rooms(V);
         const double base = r.times.back();
-        const bool ok = fewest == kPersons && base > 0.0;
-        if (ok) meanSd(times, r.fine_time, r.fine_sd);
-        const double off = ok ? (r.fine_time - base) / base : 0.0;
-        const double se = std::sqrt((r.fine_sd * r.fine_sd + r.sd.back() * r.sd.back()) / S);
-        const std::string means = ok ? " (" + formatValue(r.fine_time, 1) + " +- " + formatValue(r.fine_sd, 1, "s") + " against " +
+        const bool ok = f.fewest == kPersons && base > 0.0;
+        const double off = ok ? (f.mean - base) / base : 0.0;
+        const double se = std::sqrt((f.sd * f.sd + r.sd.back() * r.sd.back()) / S);
+        const std::string means = ok ? " (" + formatValue(f.mean, 1) + " +- " + formatValue(f.sd, 1, "s") + " against " +
                                            formatValue(base, 1) + " +- " + formatValue(r.sd.back(), 1, "s") + ": " +
-                                           formatValue(se > 0.0 ? (r.fine_time - base) / se : 0.0, 1) + " standard errors)"
+                                           formatValue(se > 0.0 ? (f.mean - base) / se : 0.0, 1) + " standard errors)"
                                      : "";
         r.check("the integration converged at " + formatValue(speeds.back(), 1, "m/s") + ": mean time with step_scale " +
                     formatValue(stepScale, 2) + " against the default's" + means,
-                ok ? formatValue(100.0 * off, 1) + "%" : "fewest out " + std::to_string(fewest) + " of " + std::to_string(kPersons),
+                ok ? formatValue(100.0 * off, 1) + "%" : "fewest out " + std::to_string(f.fewest) + " of " + std::to_string(kPersons),
                 "within " + formatValue(100.0 * kConverged, 0) + "%", ok && std::abs(off) <= kConverged);
     }
     r.wall_seconds = clock.seconds();
