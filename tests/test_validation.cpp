@@ -141,6 +141,29 @@ TEST(Validation, TwentyAgentsTurnTheLCornerWithoutEnteringTheWall) {
     expectAllCriteriaPass(r);
 }
 
+// ---- RiMEA test 5: pre-movement times -----------------------------------------
+
+TEST(Validation, TenPersonsStandUntilTheirPremovementTimesThenLeave) {
+    const validate::PremovementResult r = validate::premovementStarts(kExec);
+    ASSERT_EQ(r.agents, 10);
+    ASSERT_EQ(r.persons.size(), 10u);
+    for (const validate::PremovementPerson& p : r.persons) {
+        SCOPED_TRACE("person " + std::to_string(p.id));
+        EXPECT_GE(p.start, 10.0);
+        EXPECT_LE(p.start, 100.0);
+        EXPECT_GE(p.still_until, p.start - 0.05 - 1e-9);  // on its spot until its step begins
+        EXPECT_GT(p.walked_at, p.start);
+        EXPECT_LE(p.walked_at, p.start + 1.5);
+        EXPECT_GT(p.exit_time, p.walked_at);
+    }
+    // the times spread over the range: the first within the first half, the last within the second
+    EXPECT_LT(r.persons.front().start, 55.0);
+    EXPECT_GT(r.persons.back().start, 55.0);
+    std::printf("[ measured ] RiMEA 5: starts %.1f-%.1f s, largest delay to walk 0.1 m %.2f s, last out at %.1f s\n",
+                r.persons.front().start, r.persons.back().start, r.latest_start_delay, r.persons.back().exit_time);
+    expectAllCriteriaPass(r);
+}
+
 // ---- fundamental diagram -------------------------------------------------------
 
 TEST(Validation, LibraryWeidmannCurveIsWeidmanns) {

@@ -65,6 +65,27 @@ struct SpeedDistribution {
     float max = 2.0f;    ///< [Units: m/s] [Limit: >= min, <= 10]
 };
 
+/// Pre-movement time of a group's agents: how long each stands after it
+/// appears (t = 0 for the initial agents, its birth for a source's) before
+/// it starts walking. Evacuation guidelines split the time to leave into
+/// pre-movement and movement (ISO/TR 16738, RiMEA test 5; SFPE Handbook
+/// ch. 58); the pre-movement times of a population are spread, often
+/// log-normally (Purser and Bensilum 2001).
+struct PremovementDistribution {
+    /// How the times are drawn: Fixed (every agent exactly mean), Uniform
+    /// on [min, max], Normal(mean, sd) or log-normal with this mean and sd
+    /// (of the times, not of their logarithm), the last two clamped to
+    /// [min, max].
+    enum class Kind { Fixed, Uniform, Normal, Lognormal };
+    Kind kind = Kind::Fixed;
+    float mean = 0.f;    ///< [Units: s] [Limit: >= 0, <= 1e5; > 0 for Lognormal; within [min, max]]
+    float sd = 0.f;      ///< [Units: s] [Limit: >= 0, <= 1e5]
+    float min = 0.f;     ///< [Units: s] [Limit: >= 0, <= max]
+    float max = 1e5f;    ///< [Units: s] [Limit: >= min, <= 1e5]
+    /// True unless every agent starts at once (fixed 0 s).
+    bool enabled() const { return !(kind == Kind::Fixed && mean == 0.f); }
+};
+
 /// A named goal: one or more polygons. Goal cells are eikonal sources.
 struct GoalSpec {
     std::string name;               ///< Unique among goals. [Limit: non-empty]
@@ -122,6 +143,7 @@ struct GroupSpec {
     int count = 0;                  ///< Agents placed at start (or 0). Ignored when density > 0; SceneGrid::group_count has the resolved number. [Limit: 0..10^7]
     float density = 0.f;            ///< Alternative to count: persons/m^2 over the open spawn cells (0: use count). [Units: 1/m^2] [Limit: >= 0, <= rho_limit]
     SpeedDistribution speed;        ///< Free (maximum) speed.
+    PremovementDistribution premovement;  ///< Standing time before walking ("premovement"; default none).
     float radius = 0.2f;            ///< Body radius. [Units: m] [Limit: > 0, < 1]
     std::vector<std::string> route; ///< Goal names in order: waypoints, then the final goal. [Limit: >= 1, existing goals]
     std::array<std::uint8_t, 3> colour{31, 119, 180};  ///< sRGB, for viewers and plots (default: tab10 colour of the group index).

@@ -194,6 +194,10 @@ public:
     /// Each agent id's social unit (GroupSpec::social; -1: walks alone);
     /// empty in scenes without social units.
     std::vector<int> socialUnits() const;
+    /// Each agent id's start time (GroupSpec::premovement: its birth plus
+    /// its pre-movement time; before it the agent stands); empty in scenes
+    /// without pre-movement. CUDA: downloaded. [Units: s]
+    std::vector<float> startTimes() const;
     /// The street network and its traffic counts (empty in scenes without
     /// route-choice groups). CUDA: the counts are downloaded.
     StreetTraffic traffic() const;

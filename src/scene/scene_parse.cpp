@@ -85,6 +85,50 @@ SpeedDistribution parseSpeed(const Node& n) {
     return d;
 }
 
+PremovementDistribution parsePremovement(const Node& n) {
+    using Kind = PremovementDistribution::Kind;
+    PremovementDistribution d;
+    const Range timeRange = closed(0, 1e5, "s");
+    if (n.value().is_number()) {
+        // A single number: every agent stands exactly this long.
+        d.mean = d.min = d.max = n.numberF(timeRange);
+        return d;
+    }
+    const char* forms = "a number (s) or {\"distribution\": \"uniform\", \"min\", \"max\"} or "
+                        "{\"distribution\": \"normal\" | \"lognormal\", \"mean\", \"sd\", \"min\", \"max\"}";
+    if (!n.value().is_object()) n.fail("expected a pre-movement time", forms);
+    n.object({"distribution", "mean", "sd", "min", "max"});
+    const Node kind = n.get("distribution", "\"uniform\", \"normal\" or \"lognormal\"");
+    const std::string k = kind.string();
+    if (k == "uniform") d.kind = Kind::Uniform;
+    else if (k == "normal") d.kind = Kind::Normal;
+    else if (k == "lognormal") d.kind = Kind::Lognormal;
+    else kind.fail("unknown pre-movement distribution", "\"uniform\", \"normal\" or \"lognormal\"");
+    if (d.kind == Kind::Uniform) {
+        // uniform on [min, max]: both bounds given, no mean or sd
+        for (const char* key : {"mean", "sd"})
+            if (n.has(key)) n.get(key, "").fail("a uniform pre-movement has no " + std::string(key), "\"min\" and \"max\" only");
+        d.min = n.get("min", "a number 0..1e5 [s]").numberF(timeRange);
+        d.max = n.get("max", "a number 0..1e5 [s]").numberF(timeRange);
+        d.mean = 0.5f * (d.min + d.max);
+    } else {
+        // normal or log-normal with this mean and sd, clamped to [min, max]
+        d.mean = n.get("mean", "a number 0..1e5 [s]").numberF(d.kind == Kind::Lognormal ? openClosed(0, 1e5, "s") : timeRange);
+        optional(n, "sd", [&](const Node& v) { d.sd = v.numberF(timeRange); });
+        optional(n, "min", [&](const Node& v) { d.min = v.numberF(timeRange); });
+        optional(n, "max", [&](const Node& v) { d.max = v.numberF(timeRange); });
+        if (d.mean < d.min || d.mean > d.max) {
+            const Node at = n.has("mean") ? n.get("mean", "") : n;
+            at.fail("mean pre-movement time outside [min, max] = [" + formatNumber(d.min) + ", " + formatNumber(d.max) + "]",
+                    "min <= mean <= max [s]");
+        }
+    }
+    if (d.max < d.min)
+        n.get("max", "").fail("pre-movement max is below min (min " + formatNumber(d.min) + ", max " + formatNumber(d.max) + ")",
+                              "min <= max");
+    return d;
+}
+
 GoalSpec parseGoal(const Node& n) {
     n.object({"name", "areas", "potential", "exit"});
     GoalSpec g;
@@ -114,8 +158,8 @@ SocialSpec parseSocial(const Node& n) {
 }
 
 GroupSpec parseGroup(const Node& n, std::size_t index) {
-    n.object({"name", "spawn", "count", "density", "speed", "radius", "route", "colour", "panic", "behaviour", "social", "visibility",
-              "route_choice"});
+    n.object({"name", "spawn", "count", "density", "speed", "premovement", "radius", "route", "colour", "panic", "behaviour", "social",
+              "visibility", "route_choice"});
     GroupSpec g;
     g.name = n.get("name", kName).string();
     optional(n, "spawn", [&](const Node& v) { g.spawn = parsePolygonList(v, 0, kMaxListItems); });
@@ -132,6 +176,7 @@ GroupSpec parseGroup(const Node& n, std::size_t index) {
     });
     if (!g.spawn.empty() && !n.has("count") && !n.has("density")) n.get("count", howMany);
     optional(n, "speed", [&](const Node& v) { g.speed = parseSpeed(v); });
+    optional(n, "premovement", [&](const Node& v) { g.premovement = parsePremovement(v); });
     optional(n, "radius", [&](const Node& v) { g.radius = v.numberF(Range{0, 1, true, true, "m"}); });
     // reaction to incidents (seed 002's behaviour groups)
     optional(n, "behaviour", [&](const Node& v) {

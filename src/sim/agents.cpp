@@ -66,6 +66,31 @@ float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng) {
     return std::min(d.max, std::max(d.min, d.sd > 0.f ? normal(rng) : d.mean));
 }
 
+float drawPremovement(const PremovementDistribution& d, std::mt19937_64& rng) {
+    using Kind = PremovementDistribution::Kind;
+    switch (d.kind) {
+        case Kind::Fixed: return d.mean;
+        case Kind::Uniform: return std::uniform_real_distribution<float>(d.min, d.max)(rng);
+        case Kind::Normal: {
+            if (!(d.sd > 0.f)) return d.mean;
+            return std::min(d.max, std::max(d.min, std::normal_distribution<float>(d.mean, d.sd)(rng)));
+        }
+        case Kind::Lognormal: {
+            if (!(d.sd > 0.f)) return d.mean;
+            // the log's parameters for a log-normal of this mean and sd
+            const double m = d.mean, v = static_cast<double>(d.sd) * d.sd;
+            const double s2 = std::log1p(v / (m * m)), mu = std::log(m) - 0.5 * s2;
+            const double t = std::lognormal_distribution<double>(mu, std::sqrt(s2))(rng);
+            return std::min(d.max, std::max(d.min, static_cast<float>(t)));
+        }
+    }
+    return d.mean;
+}
+
+bool hasPremovement(const Scene& scene) {
+    return std::any_of(scene.groups.begin(), scene.groups.end(), [](const GroupSpec& g) { return g.premovement.enabled(); });
+}
+
 AgentStore::AgentStore(FieldTable table, const Scene& scene, const SceneGrid& grid, const Exec& ex)
     : ex_(ex), table_(std::move(table)), grid_(grid.info()), active_{0, 0, grid.nx, grid.ny} {
     setGoalCells(scene, grid);
@@ -145,6 +170,14 @@ void AgentStore::append(const std::vector<NewAgent>& born) {
         const int ids = nextId_ - m;
         unitOfId_.resizeOn(ex_, nextId_);
         unitOfId_.writeOn(ex_, ids, units.data(), m);
+    }
+    // pre-movement: each new id's start time
+    if (premovement_) {
+        std::vector<float> starts;
+        for (const NewAgent& b : born) starts.push_back(b.start);
+        const int ids = nextId_ - m;
+        startOfId_.resizeOn(ex_, nextId_);
+        startOfId_.writeOn(ex_, ids, starts.data(), m);
     }
     // every column grows on the Exec's side and takes its new rows there
     const int n = n_;

@@ -33,6 +33,7 @@ struct NewAgent {
     float vmax = 1.34f;      ///< Free speed. [Units: m/s] [Limit: > 0]
     int group = 0;
     int unit = -1;           ///< Social unit (AgentStore::setUnits), -1: walks alone.
+    float start = 0.f;       ///< When it starts walking (AgentStore::setPremovement): its birth plus its pre-movement time. [Units: s]
 };
 
 /// Index of the goal named @p name (routes name goals); throws InputError
@@ -43,6 +44,14 @@ std::vector<int> routeGoals(const Scene& scene, const std::vector<std::string>& 
 
 /// Draws a free speed from normal(mean, sd) clamped to [min, max].
 float drawSpeed(const SpeedDistribution& d, std::mt19937_64& rng);
+/// Offset of the seeds of the pre-movement draws (initial agents: per
+/// group; sources: one stream), apart from every other stream.
+constexpr unsigned long long kPremovementStream = 0x70726d76ULL << 20;
+/// Draws a pre-movement time [s] from @p d (PremovementDistribution: fixed,
+/// uniform, or normal / log-normal clamped to [min, max]).
+float drawPremovement(const PremovementDistribution& d, std::mt19937_64& rng);
+/// True when some group of @p scene has a pre-movement time.
+bool hasPremovement(const Scene& scene);
 
 /// Who follows a potential field, and which field a group follows at each
 /// route step: an agent's field says its group and route step. A group
@@ -106,6 +115,20 @@ public:
     /// waypoint until all of them stand in it.
     void setUnits(int units);
     int units() const { return units_; }
+    /// Some group stands before walking (call before the first append): from
+    /// now on each agent's start time (NewAgent::start) is kept by id.
+    void setPremovement() { premovement_ = true; }
+    /// Each id's start time on the Exec's side (empty without pre-movement). [Units: s] [Size: idEnd()]
+    View1<const float> startOfId() { return startOfId_.view(ex_); }
+    /// Each id's start time on the host (empty without pre-movement; CUDA: downloaded). [Units: s]
+    const std::vector<float>& startOfIdOnHost() {
+        startOfId_.toHost(ex_);
+        return startOfId_.vector();
+    }
+    /// Bytes of the per-id columns (social units, start times). [Units: bytes]
+    std::size_t idBytes() const {
+        return static_cast<std::size_t>(unitOfId_.size()) * sizeof(int) + static_cast<std::size_t>(startOfId_.size()) * sizeof(float);
+    }
     /// Each id's unit on the Exec's side (-1: alone). [Size: idEnd()]
     View1<const int> unitOfId() { return unitOfId_.view(ex_); }
     /// Per unit, after advanceRoutes(): its members and those standing in a
@@ -156,6 +179,8 @@ private:
     int units_ = 0;                    ///< Social units (0: none, no gate).
     Array<int> unitOfId_;              ///< Unit per agent id (-1: alone). [Size: ids, empty without units]
     Array<unsigned long long> unitCounts_;  ///< UnitGate::counts. [Size: 2 * units]
+    bool premovement_ = false;         ///< Start times kept (setPremovement).
+    Array<float> startOfId_;           ///< Start time per agent id. [Units: s] [Size: ids, empty without pre-movement]
 
     /// routeGoal_ and routeNext_ from table_.
     void buildRoutes(const Scene& scene);

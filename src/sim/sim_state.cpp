@@ -83,7 +83,13 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
                                          scene.label + ": /groups/" + std::to_string(g) + (spec.density > 0 ? "/density" : "/count"))
                 : placeAgents(scene, grid, static_cast<int>(g), scene.params.seed, spacing);
         std::mt19937_64 rng(scene.params.seed * 1000003ULL + g);
+        const std::size_t first = placed.size();
         for (const Vec2& p : pos) placed.push_back({p.x, p.y, drawSpeed(spec.speed, rng), static_cast<int>(g)});
+        // pre-movement: each start time from a stream of its own (the other draws stay as they were)
+        if (spec.premovement.enabled()) {
+            std::mt19937_64 wait(scene.params.seed * 1000003ULL + g + kPremovementStream);
+            for (std::size_t k = first; k < placed.size(); ++k) placed[k].start = drawPremovement(spec.premovement, wait);
+        }
         groups[g].spawned += static_cast<long long>(pos.size());
         groups[g].remaining += static_cast<long long>(pos.size());
         // social units: who walks with whom, starting in a circle (seed 000)
@@ -102,6 +108,7 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
         social.sums_.resize(scene.groups.size());
         agents.setUnits(social.count);
     }
+    if (hasPremovement(scene)) agents.setPremovement();
     agents.append(placed);
     agents.recordFields(splatWs.sort);
     spawner = SourceSpawner(scene, grid);

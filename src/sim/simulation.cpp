@@ -25,6 +25,7 @@
 #include "sim/incidents_stage.hpp"
 #include "sim/operational_model.hpp"
 #include "sim/pipeline.hpp"
+#include "sim/premovement_stage.hpp"
 #include "sim/sim_state.hpp"
 
 namespace ccrowd {
@@ -104,6 +105,7 @@ Simulation::Impl::Impl(Scene s, const Exec& e)
     if (sim::hasRouteChoice(state->scene)) stages.push_back(sim::routeChoiceStage());
     if (sim::hasSearchers(state->scene)) stages.push_back(sim::searchStage());
     if (sim::hasSocialUnits(state->scene)) stages.push_back(sim::cohesionStage());
+    if (sim::hasPremovement(state->scene)) stages.push_back(sim::premovementStage());
     for (sim::Stage& st : model->stages(*state)) stages.push_back(std::move(st));
     stages.push_back(sim::exitSpawnStage());
     if (region) stages.push_back(sim::regionSpawnStage());
@@ -188,6 +190,7 @@ const std::vector<int>& Simulation::startedIncidents() const { return impl_->sta
 int Simulation::wallsVersion() const { return impl_->state->wallsVersion + impl_->state->region.version; }
 RegionCells Simulation::activeRegion() const { return impl_->state->region.cells; }
 std::vector<int> Simulation::socialUnits() const { return impl_->state->agents.unitOfIdOnHost(); }
+std::vector<float> Simulation::startTimes() const { return impl_->state->agents.startOfIdOnHost(); }
 void Simulation::trafficCounts(std::vector<long long>& junctions, std::vector<long long>& roads) const {
     sim::RouteState& r = impl_->state->route;
     junctions.clear();
@@ -297,7 +300,7 @@ std::size_t Simulation::agentBytes() const {
     // the agent table plus the per-agent buffers of the agent sort (shared
     // by splat, separation and exit_spawn) and of the operational model
     const sim::AgentSortBuffers& sort = m.splatWs.sort;
-    const std::size_t work = arrayBytes(sort.key, sort.order, sort.scratch) + impl_->model->agentBufferBytes();
+    const std::size_t work = arrayBytes(sort.key, sort.order, sort.scratch) + impl_->model->agentBufferBytes() + m.agents.idBytes();
     const int n = m.agents.size();
     return m.agents.bytesPerAgent() + (n > 0 ? work / static_cast<std::size_t>(n) : 0);
 }

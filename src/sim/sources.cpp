@@ -22,7 +22,8 @@ bool inside(const Polygon& poly, float x, float y) {
 }  // namespace
 
 SourceSpawner::SourceSpawner(const Scene& scene, const SceneGrid& grid)
-    : scene_(&scene), grid_(&grid), state_(scene.sources.size()), rng_(scene.params.seed ^ 0x5eed5eedULL) {
+    : scene_(&scene), grid_(&grid), state_(scene.sources.size()), rng_(scene.params.seed ^ 0x5eed5eedULL),
+      waitRng_(scene.params.seed + kPremovementStream) {
     // open cells whose centre lies in each source's region
     for (std::size_t s = 0; s < scene.sources.size(); ++s)
         for (int j = 0; j < grid.ny; ++j)
@@ -103,7 +104,10 @@ std::vector<NewAgent> SourceSpawner::spawn(double t, double dt, const NearbyAgen
                         if (scene_->groups[k].name == src.group) return static_cast<int>(k);
                     return 0;
                 }();
-                out.push_back({x, y, drawSpeed(scene_->groups[static_cast<std::size_t>(g)].speed, rng_), g});
+                const GroupSpec& spec = scene_->groups[static_cast<std::size_t>(g)];
+                out.push_back({x, y, drawSpeed(spec.speed, rng_), g});
+                // pre-movement from the birth, on a stream of its own
+                if (spec.premovement.enabled()) out.back().start = static_cast<float>(t) + drawPremovement(spec.premovement, waitRng_);
                 placed = true;
             }
             if (!placed) break;

@@ -42,6 +42,7 @@ private:
     const SceneGrid* grid_ = nullptr;
     std::vector<State> state_;
     std::mt19937_64 rng_;
+    std::mt19937_64 waitRng_;  ///< Pre-movement draws (kPremovementStream).
 };
 
 }  // namespace ccrowd::sim

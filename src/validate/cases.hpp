@@ -102,6 +102,37 @@ constexpr double kBodyTolerance = 1e-4;
 /// model @p local ("": the scene's own).
 LCornerResult lCorner(const Exec& ex, const std::string& local = "");
 
+// ---- RiMEA test 5 ----------------------------------------------------------
+
+/// One person of RiMEA test 5.
+struct PremovementPerson {
+    int id = 0;
+    double start = 0.0;         ///< Its drawn start time (Simulation::startTimes()). [Units: s]
+    double still_until = 0.0;   ///< End of the last step after which it stood where it was placed (within 1 mm). [Units: s]
+    double walked_at = -1.0;    ///< End of the first step after which it was 0.1 m or more from there (-1: never). [Units: s]
+    double exit_time = -1.0;    ///< When it left (-1: never). [Units: s]
+};
+
+/// RiMEA test 5: 10 persons in a room with a 1 m exit (8 m x 10 m, on an
+/// arc 6 m from the exit, 0.93 m apart), their pre-movement times uniform
+/// on 10-100 s (each person a group of its own, drawing its own time).
+struct PremovementResult : CaseResult {
+    int agents = 0;                          ///< Persons at the start (10).
+    std::vector<PremovementPerson> persons;  ///< In order of start time.
+    double latest_start_delay = 0.0;         ///< Largest walked_at - start. [Units: s]
+    double earliest_move = 0.0;              ///< Smallest still_until - start (>= -dt: nobody left early). [Units: s]
+};
+
+/// The generated scene of RiMEA test 5 (seed @p seed).
+std::string premovementScene(int seed);
+
+/// Runs premovementScene() until everyone has left. Criteria: 10 persons
+/// whose start times are distinct and inside [10, 100] s (precondition);
+/// each stood still until its start (within one step: a step begins at
+/// most dt before it ends); each walked off 0.1 m within 1.5 s of its start
+/// (accelerating from rest, tau = 0.5 s); everyone left. On one thread.
+PremovementResult premovementStarts(const Exec& ex);
+
 // ---- fundamental diagram ---------------------------------------------------
 
 /// Means over the samples of the middle section x in [12, 22] m of the
@@ -372,6 +403,7 @@ ModelsResult compareModels(const Exec& ex, const std::vector<std::string>& model
 struct ValidationResults {
     std::vector<CorridorResult> corridor;   ///< RiMEA 1 on 0.25 m and 0.1 m grids.
     LCornerResult l_corner;                 ///< RiMEA 6.
+    PremovementResult premovement;          ///< RiMEA 5.
     FundamentalDiagramResult fundamental;   ///< 0.5, 1, 1.5, ..., 5 persons/m^2.
     DoorFlowResult room_exit;               ///< 1 m door, scenes/room_exit.json.
     DoorSeriesResult door_widths;           ///< 0.8-2.4 m doors on 0.25 and 0.125 m cells.

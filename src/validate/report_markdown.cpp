@@ -154,6 +154,16 @@ std::string reportMarkdown(const ValidationResults& results, const ReportInfo& i
        << ")\n\nPosition of the lone walker along the 40 m corridor against time; it must arrive within the shaded "
           "26-34 s.\n\n";
 
+    md << "### RiMEA test 5\n\nEach person of the room, in order of its drawn pre-movement time: the end of the last "
+          "step after which it still stood on its spot (within 1 mm), of the first after which it was 0.1 m away, and "
+          "when it left.\n\n";
+    md << "| person | pre-movement [s] | stood until [s] | walked off at [s] | left at [s] |\n|---|---|---|---|---|\n";
+    for (const PremovementPerson& p : results.premovement.persons)
+        md << "| " << p.id << " | " << formatValue(p.start, 2) << " | " << formatValue(p.still_until, 2) << " | "
+           << (p.walked_at >= 0.0 ? formatValue(p.walked_at, 2) : std::string("never")) << " | "
+           << (p.exit_time >= 0.0 ? formatValue(p.exit_time, 2) : std::string("never")) << " |\n";
+    md << "\n";
+
     md << "### Smoke-filled room\n\n![Persons out against the panic p](" << kSmokeRoomPng
        << ")\n\nPersons who see the two exits only within 2 m search and herd by the panic p (Helbing 2000 Fig. 3); "
           "means over " << results.smoke_room.seeds << " seeds.\n\n";

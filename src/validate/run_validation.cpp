@@ -12,6 +12,7 @@ std::vector<const CaseResult*> ValidationResults::cases() const {
     std::vector<const CaseResult*> all;
     for (const CorridorResult& c : corridor) all.push_back(&c);
     all.push_back(&l_corner);
+    all.push_back(&premovement);
     all.push_back(&fundamental);
     all.push_back(&room_exit);
     all.push_back(&door_widths);
@@ -49,6 +50,8 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
     }
     v.l_corner = lCorner(lone);
     report(v.l_corner);
+    v.premovement = premovementStarts(lone);
+    report(v.premovement);
     const std::vector<double> densities{0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0};
     v.fundamental = fundamentalDiagram(ex, densities);
     report(v.fundamental);
