@@ -164,6 +164,28 @@ TEST(Validation, TenPersonsStandUntilTheirPremovementTimesThenLeave) {
     expectAllCriteriaPass(r);
 }
 
+// ---- RiMEA test 9: half the exits closed --------------------------------------
+
+TEST(Validation, ClosingHalfTheExitsOfALargeRoomAboutDoublesItsEvacuationTime) {
+    const validate::ExitsClosedResult r = validate::exitsClosed(kExec);
+    ASSERT_EQ(r.four.placed, 1000);
+    ASSERT_EQ(r.two.placed, 1000);
+    EXPECT_EQ(r.four.exited, 1000);
+    EXPECT_EQ(r.two.exited, 1000);
+    ASSERT_EQ(r.four.per_exit.size(), 4u);
+    ASSERT_EQ(r.two.per_exit.size(), 2u);
+    // every open exit is used, and the persons out add up
+    long long four = 0, two = 0;
+    for (long long n : r.four.per_exit) { EXPECT_GT(n, 100); four += n; }
+    for (long long n : r.two.per_exit) { EXPECT_GT(n, 300); two += n; }
+    EXPECT_EQ(four, 1000);
+    EXPECT_EQ(two, 1000);
+    EXPECT_GE(r.ratio, 1.6);
+    EXPECT_LE(r.ratio, 2.4);
+    std::printf("[ measured ] RiMEA 9: 4 exits %.1f s, 2 exits %.1f s, ratio %.3f\n", r.four.time, r.two.time, r.ratio);
+    expectAllCriteriaPass(r);
+}
+
 // ---- fundamental diagram -------------------------------------------------------
 
 TEST(Validation, LibraryWeidmannCurveIsWeidmanns) {

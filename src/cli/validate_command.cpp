@@ -80,15 +80,17 @@ void addValidateCommand(CLI::App& app, Commands& commands) {
     CLI::App* v = app.add_subcommand(
         "validate",
         "Run the validation checks of DESIGN.md §6 and the seed-003 scenes: RiMEA test 1 (one walker crosses a 40 m "
-        "corridor in 26-34 s, on 0.25 m and 0.1 m grids), RiMEA test 6 (20 persons turn an L corner without entering "
-        "the wall, bodies included), the fundamental diagram (corridor held at 0.5-5 persons/m^2: mean speed > 0 and "
+        "corridor in 26-34 s, on 0.25 m and 0.1 m grids), RiMEA test 5 (10 persons start walking at their "
+        "pre-movement times, uniform on 10-100 s), RiMEA test 6 (20 persons turn an L corner without entering "
+        "the wall, bodies included), RiMEA test 9 (1000 persons, a room with 4 exits and with 2: 1.6-2.4 times as "
+        "long), the fundamental diagram (corridor held at 0.5-5 persons/m^2: mean speed > 0 and "
         "within 25% of Weidmann 1993, never above the free speed), door flow (1.0-2.0 persons/(m s) through a 1 m door; "
         "0.8-2.4 m doors on 0.25 m and 0.125 m cells), the turned room and halved cells, the UIC density limit, social "
         "force's faster-is-slower (200 persons, one door, desired speeds 1-5 m/s) and herding in a smoke-filled room "
         "(panic p 0-1, two exits), seed 003's three scenes (every group arrives, 0.9 d_min kept, nobody in an obstacle) "
         "and every operational model on RiMEA 1 and 6. Prints one PASS/FAIL line per criterion (measured vs "
         "allowed) and writes DIR/report.md with the criteria table, run information, the scene files used and PNG "
-        "plots; generated scenes go to DIR/scenes/. Takes about a minute and a half on 2 cores: a case's runs "
+        "plots; generated scenes go to DIR/scenes/. Takes about three minutes on 2 cores: a case's runs "
         "(seeds, angles, doors, densities) go to the CPU threads, one run per thread. Exit status: 0 all criteria "
         "pass, 1 any fails, 2 bad input (an unwritable --out, an "
         "existing report without --force, --backend cuda without a usable GPU, a missing bundled scene).");

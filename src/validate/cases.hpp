@@ -133,6 +133,34 @@ std::string premovementScene(int seed);
 /// (accelerating from rest, tau = 0.5 s); everyone left. On one thread.
 PremovementResult premovementStarts(const Exec& ex);
 
+// ---- RiMEA test 9 ----------------------------------------------------------
+
+/// One of RiMEA test 9's two rooms.
+struct ExitsRoom {
+    int exits = 0;                 ///< Open exits (4 or 2).
+    int placed = 0;                ///< Persons at the start.
+    long long exited = 0;          ///< Persons out.
+    double time = -1.0;            ///< Time of the last exit; -1 when not all left. [Units: s]
+    std::vector<long long> per_exit;  ///< Persons out through each exit, lower wall's west, east, upper wall's west, east. [Size: exits]
+};
+
+/// RiMEA test 9: 1000 persons leave a 30 m x 20 m room through four 1 m
+/// exits, two in each long wall, and again with one wall's two closed.
+struct ExitsClosedResult : CaseResult {
+    ExitsRoom four, two;   ///< All four exits open; the upper wall's closed.
+    double ratio = 0.0;    ///< two.time / four.time (0 when either did not empty).
+};
+
+/// The generated room of RiMEA test 9 with @p exits (4 or 2) open, seed @p seed.
+std::string exitsRoomScene(int exits, int seed);
+
+/// Runs both rooms (at once where @p ex allows) until they empty (at most
+/// 900 s). Criteria: everyone left each room; the two-exit room's time is
+/// 1.6-2.4 times the four-exit room's (RiMEA: "about double"; the range
+/// JuPedSim's RiMEA 9 test accepts). Preconditions: 1000 persons placed in
+/// each.
+ExitsClosedResult exitsClosed(const Exec& ex);
+
 // ---- fundamental diagram ---------------------------------------------------
 
 /// Means over the samples of the middle section x in [12, 22] m of the
@@ -404,6 +432,7 @@ struct ValidationResults {
     std::vector<CorridorResult> corridor;   ///< RiMEA 1 on 0.25 m and 0.1 m grids.
     LCornerResult l_corner;                 ///< RiMEA 6.
     PremovementResult premovement;          ///< RiMEA 5.
+    ExitsClosedResult exits_closed;         ///< RiMEA 9.
     FundamentalDiagramResult fundamental;   ///< 0.5, 1, 1.5, ..., 5 persons/m^2.
     DoorFlowResult room_exit;               ///< 1 m door, scenes/room_exit.json.
     DoorSeriesResult door_widths;           ///< 0.8-2.4 m doors on 0.25 and 0.125 m cells.

@@ -164,6 +164,18 @@ std::string reportMarkdown(const ValidationResults& results, const ReportInfo& i
            << (p.exit_time >= 0.0 ? formatValue(p.exit_time, 2) : std::string("never")) << " |\n";
     md << "\n";
 
+    md << "### RiMEA test 9\n\nThe room with four exits and with the upper wall's two closed: persons out through each "
+          "exit and the time of the last.\n\n";
+    md << "| exits open | persons out: lower west / lower east / upper west / upper east | last exit [s] |\n|---|---|---|\n";
+    for (const ExitsRoom* room : {&results.exits_closed.four, &results.exits_closed.two}) {
+        std::string counts;
+        for (std::size_t d = 0; d < 4; ++d)
+            counts += (d ? " / " : "") + (d < room->per_exit.size() ? std::to_string(room->per_exit[d]) : std::string("closed"));
+        md << "| " << room->exits << " | " << counts << " | "
+           << (room->time > 0.0 ? formatValue(room->time, 1) : std::string("not all left")) << " |\n";
+    }
+    md << "\n";
+
     md << "### Smoke-filled room\n\n![Persons out against the panic p](" << kSmokeRoomPng
        << ")\n\nPersons who see the two exits only within 2 m search and herd by the panic p (Helbing 2000 Fig. 3); "
           "means over " << results.smoke_room.seeds << " seeds.\n\n";
