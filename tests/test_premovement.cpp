@@ -18,6 +18,7 @@
 #include "ccrowd/error.hpp"
 #include "ccrowd/scene.hpp"
 #include "ccrowd/simulation.hpp"
+#include "io/run_summary.hpp"
 #include "same_run.hpp"
 #include "sim/agents.hpp"
 
@@ -243,6 +244,32 @@ TEST(PremovementStage, ASourcesAgentsCountFromTheirBirth) {
         EXPECT_LE(moved.at(id) - t, 2.5) << id;
     }
     EXPECT_GE(sources, 2);
+}
+
+TEST(PremovementStage, TheGroupsStatisticsHoldEveryDrawnTime) {
+    // the initial persons and a source's: mean, shortest and longest of what each was given
+    const std::string source =
+        R"(, "sources": [{"group": "g1", "region": {"rect": {"min": [4, 2], "max": [5, 10]}}, "rate": 2, "start": 0, "end": 3}])";
+    Simulation sim = make(hall({"", R"({"distribution": "uniform", "min": 1, "max": 3})", "4"}, "uic", source));
+    for (int k = 0; k < 80; ++k) sim.step();
+    const std::vector<GroupStats>& g = sim.groupStats();
+    EXPECT_EQ(g[0].premovement_persons, 0);
+    EXPECT_EQ(g[0].premovement_mean, -1.0);
+    EXPECT_EQ(g[2].premovement_persons, 1);
+    EXPECT_DOUBLE_EQ(g[2].premovement_mean, 4.0);
+    // group 1: its initial person and the source's (born while the run lasted), each 1-3 s
+    ASSERT_GE(g[1].spawned, 4);
+    EXPECT_EQ(g[1].premovement_persons, g[1].spawned);
+    EXPECT_GE(g[1].premovement_min, 1.0 - 1e-5);
+    EXPECT_LE(g[1].premovement_max, 3.0 + 1e-5);
+    EXPECT_LT(g[1].premovement_min, g[1].premovement_max);
+    EXPECT_GT(g[1].premovement_mean, g[1].premovement_min);
+    EXPECT_LT(g[1].premovement_mean, g[1].premovement_max);
+    // summary.json: the groups with pre-movement carry it, the others do not
+    const nlohmann::json j = io::summaryJson(sim, 1.0, false, nlohmann::json::object());
+    EXPECT_FALSE(j["groups"][0].contains("premovement"));
+    EXPECT_EQ(j["groups"][1]["premovement"]["persons"], g[1].premovement_persons);
+    EXPECT_DOUBLE_EQ(j["groups"][2]["premovement"]["max_s"].get<double>(), 4.0);
 }
 
 TEST(PremovementStage, TheFixedTimeAddsToTheEvacuationTime) {

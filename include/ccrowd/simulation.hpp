@@ -54,6 +54,10 @@ struct GroupStats {
     long long unit_waits = 0;     ///< Times a unit moved on from a waypoint (seed 000's gate).
     double mean_wait = -1.0;      ///< Mean time from a unit's first member reaching a waypoint to the unit moving on; -1 before any. [Units: s]
     double max_wait = -1.0;       ///< The longest such wait; -1 before any. [Units: s]
+    long long premovement_persons = 0;  ///< Persons given a pre-movement time (GroupSpec::premovement; 0 without).
+    double premovement_mean = -1.0;     ///< Their mean pre-movement time; -1 before any. [Units: s]
+    double premovement_min = -1.0;      ///< The shortest; -1 before any. [Units: s]
+    double premovement_max = -1.0;      ///< The longest; -1 before any. [Units: s]
 };
 
 /// The street network roaming groups walk (route choice, seed 004) and the

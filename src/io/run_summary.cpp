@@ -29,6 +29,9 @@ void printSummary(std::ostream& out, const Simulation& sim, double wallSeconds, 
         if (g.remaining == 0 && g.exited > 0) out << "  evacuation time " << std::setprecision(2) << g.last_exit << " s";
         else if (g.exited > 0) out << "  last exit " << std::setprecision(2) << g.last_exit << " s (not evacuated)";
         else out << "  no exit yet";
+        if (g.premovement_persons > 0)
+            out << "  pre-movement " << std::setprecision(1) << g.premovement_mean << " s mean (" << g.premovement_min << "-"
+                << g.premovement_max << ")";
         out << "\n";
     }
     // route choice: the network and its set-up (seed 004)
@@ -84,6 +87,9 @@ nlohmann::json summaryJson(const Simulation& sim, double wallSeconds, bool inter
             gj["social"] = {{"units", g.units}, {"mean_spread_m", orNull(g.mean_spread)}, {"max_spread_m", orNull(g.max_spread)},
                             {"unit_waits", g.unit_waits}, {"mean_wait_s", orNull(g.mean_wait)}, {"max_wait_s", orNull(g.max_wait)}};
         }
+        if (g.premovement_persons > 0)
+            gj["premovement"] = {{"persons", g.premovement_persons}, {"mean_s", g.premovement_mean}, {"min_s", g.premovement_min},
+                                 {"max_s", g.premovement_max}};
         j["groups"].push_back(gj);
     }
     // incidents: when each started and whom it switched

@@ -2,6 +2,7 @@
 #include "sim/exit_spawn_stage.hpp"
 
 #include "sim/sim_state.hpp"
+#include "sim/premovement_stage.hpp"
 #include "sim/social_stage.hpp"
 
 namespace ccrowd::sim {
@@ -45,8 +46,11 @@ void addAgents(SimState& s, const std::vector<NewAgent>& born) {
     s.agents.append(born);
     s.agents.recordFields(s.splatWs.sort);
     for (const NewAgent& b : born) {
-        ++s.groups[static_cast<std::size_t>(b.group)].spawned;
-        ++s.groups[static_cast<std::size_t>(b.group)].remaining;
+        GroupStats& g = s.groups[static_cast<std::size_t>(b.group)];
+        ++g.spawned;
+        ++g.remaining;
+        // a source's person: its start counts from now
+        if (s.scene.groups[static_cast<std::size_t>(b.group)].premovement.enabled()) recordPremovement(g, b.start - s.time);
     }
 }
 

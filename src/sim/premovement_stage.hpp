@@ -7,11 +7,16 @@
 /// agent's start time is its birth plus a time drawn from its group's
 /// distribution, kept per id by the agent table (AgentStore::startOfId).
 
+#include "ccrowd/simulation.hpp"
 #include "sim/pipeline.hpp"
 
 namespace ccrowd::sim {
 
 /// The premovement stage (StagePhase::Fields, after the stages that set the preferred velocity).
 Stage premovementStage();
+
+/// Adds a person's pre-movement time @p t [s] to its group's statistics
+/// (GroupStats::premovement_*).
+void recordPremovement(GroupStats& g, double t);
 
 }  // namespace ccrowd::sim

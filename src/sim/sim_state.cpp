@@ -12,6 +12,7 @@
 #include <random>
 
 #include "ccrowd/placement.hpp"
+#include "sim/premovement_stage.hpp"
 
 namespace ccrowd::sim {
 
@@ -88,7 +89,10 @@ SimState::SimState(Scene s, const Exec& e) : scene(std::move(s)), ex(e), solver(
         // pre-movement: each start time from a stream of its own (the other draws stay as they were)
         if (spec.premovement.enabled()) {
             std::mt19937_64 wait(scene.params.seed * 1000003ULL + g + kPremovementStream);
-            for (std::size_t k = first; k < placed.size(); ++k) placed[k].start = drawPremovement(spec.premovement, wait);
+            for (std::size_t k = first; k < placed.size(); ++k) {
+                placed[k].start = drawPremovement(spec.premovement, wait);
+                recordPremovement(groups[g], placed[k].start);
+            }
         }
         groups[g].spawned += static_cast<long long>(pos.size());
         groups[g].remaining += static_cast<long long>(pos.size());
