@@ -57,6 +57,12 @@ validate::ValidationResults handMadeResults() {
     v.exits_closed.two.time = 290.0;
     v.exits_closed.two.per_exit = {500, 500};
     v.exits_closed.check("time with 2 exits over time with 4", "1.933", "1.6-2.4", true);
+    v.exit_choice.title = "RiMEA test 11 (choice of exit)";
+    v.exit_choice.near = 534;
+    v.exit_choice.far = 466;
+    v.exit_choice.near_share = 0.534;
+    v.exit_choice.time = 330.3;
+    v.exit_choice.check("share of the nearer exit", "0.534", "> 0.5", true);
     v.fundamental.title = "Fundamental diagram";
     for (double rho : {0.5, 2.0, 4.0}) {
         validate::FundamentalPoint m;
@@ -133,14 +139,15 @@ TEST_F(ValidateReport, AllPassingGivesExitStatusZeroAndAPassSummary) {
     EXPECT_TRUE(v.passed());
     EXPECT_EQ(validate::exitStatus(v), 0);
     const std::string md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("**PASS**: all 15 criteria passed (and 0 of 0 set-up preconditions held"), std::string::npos) << md;
+    EXPECT_NE(md.find("**PASS**: all 16 criteria passed (and 0 of 0 set-up preconditions held"), std::string::npos) << md;
     EXPECT_EQ(md.find("FAIL"), std::string::npos);
     // run information and the scenes used
     for (const char* s : {"2025-01-31 14:05 UTC", "ccrowd test build", "| Backend | cpu, 1 thread |",
                           "`/somewhere/scenes/corridor.json`",
                           "[`scenes/density_corridor_rho0.5.json`](scenes/density_corridor_rho0.5.json)",
                           "| 3 | 42.50 | 42.50 | 42.65 | 50.10 |",  // RiMEA 5's person row
-                          "| 2 | 500 / 500 / closed / closed | 290.0 |"})  // RiMEA 9's room with two exits
+                          "| 2 | 500 / 500 / closed / closed | 290.0 |",  // RiMEA 9's room with two exits
+                          "| 534 | 466 | 0.534 | 330.3 |"})  // RiMEA 11's split
         EXPECT_NE(md.find(s), std::string::npos) << s;
 }
 
@@ -150,7 +157,7 @@ TEST_F(ValidateReport, OneFailingCriterionGivesAFailRowAndExitStatusOne) {
     EXPECT_FALSE(v.room_exit.passed());
     EXPECT_EQ(validate::exitStatus(v), 1);
     const std::string md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("**FAIL**: 1 of 16 criteria failed ("), std::string::npos) << md;
+    EXPECT_NE(md.find("**FAIL**: 1 of 17 criteria failed ("), std::string::npos) << md;
     // the row: case, criterion ('|' escaped), measured, allowed, verdict
     const std::string row =
         "| Door flow (1 m door) | specific flow \\| bad | 7.000 persons/(m s) | 1.0-2.0 persons/(m s) | **FAIL** |";
@@ -173,8 +180,8 @@ TEST_F(ValidateReport, PreconditionsAreListedApartAndNotCountedButAFailedOneFail
     validate::ValidationResults v = handMadeResults();
     v.corridor[0].require("one walker of free speed 1.33 m/s", "1 walker at 1.330 m/s", "1 walker at 1.330 m/s", true);
     std::string md = validate::reportMarkdown(v, info());
-    // still 15 criteria; the precondition in its own table
-    EXPECT_NE(md.find("**PASS**: all 15 criteria passed (and 1 of 1 set-up preconditions held"), std::string::npos) << md;
+    // still 16 criteria; the precondition in its own table
+    EXPECT_NE(md.find("**PASS**: all 16 criteria passed (and 1 of 1 set-up preconditions held"), std::string::npos) << md;
     const std::size_t pre = md.find("## Preconditions");
     ASSERT_NE(pre, std::string::npos);
     EXPECT_GT(md.find("| one walker of free speed 1.33 m/s |"), pre);
@@ -183,7 +190,7 @@ TEST_F(ValidateReport, PreconditionsAreListedApartAndNotCountedButAFailedOneFail
     EXPECT_FALSE(v.corridor[0].passed());
     EXPECT_EQ(validate::exitStatus(v), 1);
     md = validate::reportMarkdown(v, info());
-    EXPECT_NE(md.find("0 of 15 criteria failed (and 1 of 2 set-up preconditions held"), std::string::npos) << md;
+    EXPECT_NE(md.find("0 of 16 criteria failed (and 1 of 2 set-up preconditions held"), std::string::npos) << md;
     EXPECT_NE(md.find("| persons | 2 | 1 | **FAILED** |"), std::string::npos) << md;
     const std::vector<std::string> lines = validate::criterionLines(v.corridor[0]);
     EXPECT_EQ(lines[1].rfind("FAIL  ", 0), 0u) << lines[1];

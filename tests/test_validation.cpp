@@ -186,6 +186,19 @@ TEST(Validation, ClosingHalfTheExitsOfALargeRoomAboutDoublesItsEvacuationTime) {
     expectAllCriteriaPass(r);
 }
 
+// ---- RiMEA test 11: choice of exit ---------------------------------------------
+
+TEST(Validation, MostOfARoomTakeTheNearerExitAndSomeTheOther) {
+    const validate::ExitChoiceResult r = validate::exitChoice(kExec);
+    ASSERT_EQ(r.placed, 1000);
+    EXPECT_EQ(r.near + r.far, 1000);
+    EXPECT_GT(r.time, 0.0);
+    EXPECT_GT(r.near, r.far);
+    EXPECT_GE(r.far, 100);
+    std::printf("[ measured ] RiMEA 11: %lld near, %lld far, last out at %.1f s\n", r.near, r.far, r.time);
+    expectAllCriteriaPass(r);
+}
+
 // ---- fundamental diagram -------------------------------------------------------
 
 TEST(Validation, LibraryWeidmannCurveIsWeidmanns) {

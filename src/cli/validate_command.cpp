@@ -83,7 +83,7 @@ void addValidateCommand(CLI::App& app, Commands& commands) {
         "corridor in 26-34 s, on 0.25 m and 0.1 m grids), RiMEA test 5 (10 persons start walking at their "
         "pre-movement times, uniform on 10-100 s), RiMEA test 6 (20 persons turn an L corner without entering "
         "the wall, bodies included), RiMEA test 9 (1000 persons, a room with 4 exits and with 2: 1.6-2.4 times as "
-        "long), the fundamental diagram (corridor held at 0.5-5 persons/m^2: mean speed > 0 and "
+        "long), RiMEA test 11 (two exits: the nearer takes most, the other at least a tenth), the fundamental diagram (corridor held at 0.5-5 persons/m^2: mean speed > 0 and "
         "within 25% of Weidmann 1993, never above the free speed), door flow (1.0-2.0 persons/(m s) through a 1 m door; "
         "0.8-2.4 m doors on 0.25 m and 0.125 m cells), the turned room and halved cells, the UIC density limit, social "
         "force's faster-is-slower (200 persons, one door, desired speeds 1-5 m/s) and herding in a smoke-filled room "

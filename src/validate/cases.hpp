@@ -161,6 +161,27 @@ std::string exitsRoomScene(int exits, int seed);
 /// each.
 ExitsClosedResult exitsClosed(const Exec& ex);
 
+// ---- RiMEA test 11 ---------------------------------------------------------
+
+/// RiMEA test 11: 1000 persons in the west half of a 30 m x 20 m room
+/// leave through two 1 m exits in its north wall, the near one at x = 21-22
+/// m and the far one at 27-28 m.
+struct ExitChoiceResult : CaseResult {
+    int placed = 0;             ///< Persons at the start.
+    long long near = 0, far = 0;  ///< Persons out through each exit.
+    double time = -1.0;         ///< Time of the last exit; -1 when not all left. [Units: s]
+    double near_share = 0.0;    ///< near / (near + far).
+};
+
+/// The generated room of RiMEA test 11 (seed @p seed).
+std::string exitChoiceScene(int seed);
+
+/// Runs exitChoiceScene() until it empties (at most 900 s). Criteria:
+/// everyone left; the near exit took most (share > 0.5: "prefer the
+/// nearest"); the far one at least a tenth (">= 0.1": "some choose the
+/// second" as the queue at the first grows). Precondition: 1000 persons.
+ExitChoiceResult exitChoice(const Exec& ex);
+
 // ---- fundamental diagram ---------------------------------------------------
 
 /// Means over the samples of the middle section x in [12, 22] m of the
@@ -433,6 +454,7 @@ struct ValidationResults {
     LCornerResult l_corner;                 ///< RiMEA 6.
     PremovementResult premovement;          ///< RiMEA 5.
     ExitsClosedResult exits_closed;         ///< RiMEA 9.
+    ExitChoiceResult exit_choice;           ///< RiMEA 11.
     FundamentalDiagramResult fundamental;   ///< 0.5, 1, 1.5, ..., 5 persons/m^2.
     DoorFlowResult room_exit;               ///< 1 m door, scenes/room_exit.json.
     DoorSeriesResult door_widths;           ///< 0.8-2.4 m doors on 0.25 and 0.125 m cells.

@@ -176,6 +176,13 @@ std::string reportMarkdown(const ValidationResults& results, const ReportInfo& i
     }
     md << "\n";
 
+    const ExitChoiceResult& ec = results.exit_choice;
+    md << "### RiMEA test 11\n\nPersons out through the nearer and the farther exit: the potential counts the queue "
+          "ahead as walking time (Treuille et al. 2006), so the crowd splits almost as the exits' flows allow, the "
+          "nearer taking the larger part.\n\n| nearer exit | farther exit | nearer's share | last exit [s] |\n|---|---|---|---|\n"
+       << "| " << ec.near << " | " << ec.far << " | " << formatValue(ec.near_share, 3) << " | "
+       << (ec.time > 0.0 ? formatValue(ec.time, 1) : std::string("not all left")) << " |\n\n";
+
     md << "### Smoke-filled room\n\n![Persons out against the panic p](" << kSmokeRoomPng
        << ")\n\nPersons who see the two exits only within 2 m search and herd by the panic p (Helbing 2000 Fig. 3); "
           "means over " << results.smoke_room.seeds << " seeds.\n\n";

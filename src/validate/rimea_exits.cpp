@@ -1,8 +1,11 @@
 /// @file rimea_exits.cpp
-/// RiMEA test 9 (RiMEA e.V., "Guideline for Microscopic Evacuation
-/// Analysis", test 9 "crowd leaving a large public room"): 1000 persons in
-/// a 30 m x 20 m room with two 1 m exits in each long wall; with one wall's
-/// exits closed the room should take about twice as long to empty.
+/// RiMEA tests 9 and 11 (RiMEA e.V., "Guideline for Microscopic Evacuation
+/// Analysis"): test 9 "crowd leaving a large public room", 1000 persons in
+/// a 30 m x 20 m room with two 1 m exits in each long wall, which with one
+/// wall's exits closed should take about twice as long to empty; test 11
+/// "choice of exit", 1000 persons in a room with two exits, who should
+/// prefer the nearer but partly use the other. The rooms are JuPedSim's
+/// for these tests.
 
 #include <algorithm>
 #include <cmath>
@@ -93,6 +96,52 @@ ExitsClosedResult exitsClosed(const Exec& ex) {
     }
     r.check("time with 2 exits over time with 4", r.ratio > 0.0 ? formatValue(r.ratio, 3) : std::string("a room did not empty"),
             formatValue(kRatioMin, 1) + "-" + formatValue(kRatioMax, 1), r.ratio >= kRatioMin && r.ratio <= kRatioMax);
+    r.wall_seconds = clock.seconds();
+    return r;
+}
+
+std::string exitChoiceScene(int seed) {
+    // the north wall at y = 20 .. 20.25 with 1 m exits at x = 21 .. 22 (near) and 27 .. 28 (far), a 2 m strip outside
+    std::ostringstream j;
+    j << R"({"format": "ccrowd-scene", "version": 1, "name": "rimea11_exit_choice",
+      "description": "RiMEA test 11: 1000 persons leave a 30 m x 20 m room through two 1 m exits, one nearer than the other.",
+      "domain": {"width": 30, "height": 22.25, "cell": 0.25},
+      "obstacles": [{"rect": {"min": [0, 20], "max": [21, 20.25]}}, {"rect": {"min": [22, 20], "max": [27, 20.25]}},
+                    {"rect": {"min": [28, 20], "max": [30, 20.25]}}],
+      "goals": [{"name": "outside", "areas": [{"rect": {"min": [0, 21.75], "max": [30, 22.25]}}]}],
+      "groups": [{"name": "occupants", "spawn": [{"rect": {"min": [1, 1], "max": [17, 19]}}], "count": )" << kPersons
+      << R"(, "route": ["outside"]}],
+      "model": {"duration": )" << kLimit << R"(, "seed": )" << seed << R"(}})";
+    return j.str();
+}
+
+ExitChoiceResult exitChoice(const Exec& ex) {
+    const Stopwatch clock;
+    ExitChoiceResult r;
+    r.title = "RiMEA test 11 (choice of exit)";
+    r.description = "1000 persons in the west half of a 30 m x 20 m room leave through two 1 m exits in its north wall, "
+                    "at x = 21-22 m (the nearer) and 27-28 m; measured: who left through which.";
+    r.source = "RiMEA guideline, test 11 (the nearer exit preferred, the other used by some)";
+    r.scenes.push_back(SceneUse{"rimea11_exit_choice", "", exitChoiceScene(1)});
+    Simulation sim(validationScene(parseScene(r.scenes[0].json, r.scenes[0].name)), ex);
+    r.placed = sim.agentCount();
+    while (sim.exitedTotal() < r.placed && sim.time() < kLimit) sim.step();
+    // which exit: the one below each person's position in the strip outside
+    double last = -1.0;
+    for (const ExitRecord& e : sim.exits()) {
+        last = std::max(last, e.time);
+        ++(e.x < 24.5f ? r.near : r.far);
+    }
+    const long long out = r.near + r.far;
+    r.time = out == r.placed && r.placed > 0 ? last : -1.0;
+    if (out > 0) r.near_share = static_cast<double>(r.near) / static_cast<double>(out);
+
+    r.require("persons placed", std::to_string(r.placed), std::to_string(kPersons), r.placed == kPersons);
+    r.check("all left", std::to_string(out) + (r.time > 0.0 ? ", last at " + formatValue(r.time, 1, "s") : ""),
+            "all 1000 within " + formatValue(kLimit, 0, "s"), r.time > 0.0);
+    const std::string split = formatValue(r.near_share, 3) + " (" + std::to_string(r.near) + " near, " + std::to_string(r.far) + " far)";
+    r.check("share of the nearer exit", split, "> 0.5", r.near_share > 0.5);
+    r.check("share of the farther exit", formatValue(1.0 - r.near_share, 3), ">= 0.1", out > 0 && 1.0 - r.near_share >= 0.1);
     r.wall_seconds = clock.seconds();
     return r;
 }

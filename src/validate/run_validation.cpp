@@ -14,6 +14,7 @@ std::vector<const CaseResult*> ValidationResults::cases() const {
     all.push_back(&l_corner);
     all.push_back(&premovement);
     all.push_back(&exits_closed);
+    all.push_back(&exit_choice);
     all.push_back(&fundamental);
     all.push_back(&room_exit);
     all.push_back(&door_widths);
@@ -55,6 +56,8 @@ ValidationResults runValidation(const Exec& ex, const CaseDone& done) {
     report(v.premovement);
     v.exits_closed = exitsClosed(ex);
     report(v.exits_closed);
+    v.exit_choice = exitChoice(lone);
+    report(v.exit_choice);
     const std::vector<double> densities{0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0};
     v.fundamental = fundamentalDiagram(ex, densities);
     report(v.fundamental);
